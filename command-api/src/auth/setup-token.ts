@@ -1,0 +1,35 @@
+import { timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import { streamName } from '@berth/shared/events/event';
+import { newId } from '@berth/shared/ids';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+
+/** The reservation that makes the first admin the only one made with the setup token. */
+export const ADMIN_KEY = reservationKey('instance', 'admin');
+
+const fileOf = (infra: Infrastructure) => join(infra.config.dataDir, 'setup-token');
+
+export async function adminExists(infra: Infrastructure): Promise<boolean> {
+  const { events } = await infra.eventStore.readStream(streamName(reservationAggregate.name, ADMIN_KEY));
+  return events.length > 0;
+}
+
+/** While no admin exists: the one-time setup token, made once, kept in the data folder and printed. */
+export async function announceSetupToken(infra: Infrastructure, print: (line: string) => void): Promise<void> {
+  if (await adminExists(infra)) return;
+  const file = fileOf(infra);
+  if (!existsSync(file)) writeFileSync(file, newId(32), { mode: 0o600 });
+  print(`setup token: ${readFileSync(file, 'utf8').trim()} (use it as the Bearer token of auth.createAdmin)`);
+}
+
+export function isSetupToken(infra: Infrastructure, candidate: string): boolean {
+  const file = fileOf(infra);
+  if (!existsSync(file)) return false;
+  const expected = Buffer.from(readFileSync(file, 'utf8').trim());
+  const given = Buffer.from(candidate);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export const retireSetupToken = (infra: Infrastructure) => rmSync(fileOf(infra), { force: true });

@@ -1,0 +1,117 @@
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { fold } from '@berth/shared/domain/aggregate';
+import type { DomainEvent, NewEvent } from '@berth/shared/events/event';
+import { streamName } from '@berth/shared/events/event';
+import { schemaVersionOf } from '@berth/shared/events/catalogue';
+import { conflict, notFound } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import { WrongExpectedVersionError } from '@berth/shared/ports/event-store';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import type { Role } from '@berth/shared/domain/account/account';
+
+export interface Actor {
+  readonly id: string;
+  readonly rol: Role;
+}
+
+export interface Outcome<S> {
+  /** The state before the command: what a removal answers. */
+  readonly before: S | null;
+  readonly after: S | null;
+}
+
+type StateOf<A> = A extends { evolve: (state: infer S | null, event: never) => unknown } ? S : never;
+type CommandOf<A> = A extends { decide: (command: infer C, state: never) => unknown } ? C : never;
+
+const MAX_ATTEMPTS = 5;
+
+/** One request's view of Berth: who acts, when, and the ports to decide and read with. */
+export class Context {
+  /** Log position of the last event this request appended; the answer waits for projections to reach it. */
+  position = 0;
+  readonly now: string;
+
+  constructor(
+    readonly infra: Infrastructure,
+    readonly actor: Actor | null,
+    readonly correlationId: string,
+  ) {
+    this.now = infra.clock.now().toISOString();
+  }
+
+  get secrets() {
+    return this.infra.secrets;
+  }
+
+  async load<A extends AnyAggregate>(aggregate: A, id: string): Promise<{ state: StateOf<A> | null; revision: number }> {
+    const { events, revision } = await this.infra.eventStore.readStream(streamName(aggregate.name, id));
+    return { state: fold(aggregate, events) as StateOf<A> | null, revision };
+  }
+
+  /** The current state of a referenced aggregate, or NOT_FOUND naming the field that referred to it. */
+  async mustLoad<A extends AnyAggregate>(aggregate: A, id: string, field: string): Promise<StateOf<A>> {
+    const { state } = await this.load(aggregate, id);
+    if (state === null) throw notFound(field, aggregate.label);
+    return state;
+  }
+
+  /** Decides `command` against the stream's history and appends the outcome, retrying on a race. */
+  async execute<A extends AnyAggregate>(aggregate: A, id: string, command: CommandOf<A>): Promise<Outcome<StateOf<A>>> {
+    const stream = streamName(aggregate.name, id);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const { state, revision } = await this.load(aggregate, id);
+      const decided = aggregate.decide(command as DomainEvent, state);
+      if (decided.length === 0) return { before: state, after: state };
+      try {
+        const result = await this.infra.eventStore.append(stream, decided.map((event) => this.envelope(event)),
+          revision === -1 ? 'no_stream' : revision);
+        this.position = Math.max(this.position, result.position);
+        return { before: state, after: fold(aggregate, decided, state) as StateOf<A> | null };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      }
+    }
+    throw conflict(`${aggregate.label} ${id} is being changed by other requests; try again`);
+  }
+
+  private envelope(event: DomainEvent): NewEvent {
+    return {
+      id: newId(),
+      type: event.type,
+      data: event.data,
+      metadata: {
+        actorId: this.actor?.id ?? null,
+        correlationId: this.correlationId,
+        causationId: null,
+        occurredAt: this.now,
+        schemaVersion: schemaVersionOf(event.type),
+      },
+    };
+  }
+
+  /** A record as answers show it: hidden fields left out, sealed secrets opened. */
+  view(aggregate: AnyAggregate, state: object | null): Doc | null {
+    if (state === null) return null;
+    const { _position: _ignored, ...record } = state as Doc;
+    for (const field of aggregate.hidden ?? []) delete record[field];
+    return this.secrets.reveal(record);
+  }
+
+  /** The read model of one record, or NOT_FOUND naming the id field. */
+  async one(aggregate: AnyAggregate, id: string, field = aggregate.idField): Promise<Doc> {
+    const doc = await this.infra.readStore.get(aggregate.name, id);
+    if (!doc) throw notFound(field, aggregate.label);
+    return this.view(aggregate, doc)!;
+  }
+
+  /** Records of `aggregate`, all or those whose `field` is `value`, newest first. */
+  async list(aggregate: AnyAggregate, field?: string, value?: string): Promise<Doc[]> {
+    const docs = field === undefined
+      ? await this.infra.readStore.all(aggregate.name)
+      : await this.infra.readStore.find(aggregate.name, field, value ?? '');
+    return docs.map((doc) => this.view(aggregate, doc)!).sort(newestFirst);
+  }
+}
+
+const newestFirst = (a: Doc, b: Doc) => String(b.createdAt ?? '').localeCompare(String(a.createdAt ?? ''));

@@ -1,0 +1,28 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorCode } from '@berth/shared/errors';
+
+/** Fastify's own failures, in the spec's error shape and codes. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'PARSE_ERROR',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'PARSE_ERROR',
+};
+
+export function toDomainError(error: FastifyError | Error): DomainError {
+  if (error instanceof DomainError) return error;
+  const code = 'code' in error && typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
+  if (code) return new DomainError(code, error.message);
+  const status = 'statusCode' in error ? Number(error.statusCode) : 500;
+  if (error instanceof SyntaxError || (status === 400 && !('validation' in error))) {
+    return new DomainError('PARSE_ERROR', `The body is not valid JSON: ${error.message}`);
+  }
+  return new DomainError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const domainError = toDomainError(error);
+  if (domainError.status >= 500 && domainError.code !== 'NOT_IMPLEMENTED') request.log.error(error);
+  return reply.status(domainError.status).send(domainError.toBody());
+}

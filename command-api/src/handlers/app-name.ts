@@ -1,0 +1,47 @@
+// An appName is the runtime name of a service: unique across applications, compose services and
+// databases, claimed in a reservation stream before the service that carries it is created.
+import { badRequest } from '@berth/shared/errors';
+import { randomHex } from '@berth/shared/ids';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import type { Context } from '../context.ts';
+
+const RUNTIME_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
+
+/** `<slug of the requested name, else of the service name>-<6 hex>`: always a valid runtime name. */
+export function newAppName(requested: string | undefined | null, serviceName: string): string {
+  const slug = (source: string) => source.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '').slice(0, 48);
+  const base = slug(requested ?? '') || slug(serviceName) || 'service';
+  return `${base}-${randomHex(6)}`;
+}
+
+/** A name given exactly (on update) must already be a valid runtime name. */
+export function checkRuntimeName(appName: string, field = 'appName'): string {
+  if (!RUNTIME_NAME.test(appName)) {
+    throw badRequest(field, 'must be 1 to 63 lowercase letters, digits, "-", "_" or ".", starting with a letter or digit');
+  }
+  return appName;
+}
+
+export async function claimAppName(ctx: Context, appName: string, owner: string): Promise<void> {
+  const key = reservationKey('appName', appName);
+  await ctx.execute(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field: 'appName' } });
+}
+
+export async function releaseAppName(ctx: Context, appName: string, owner: string): Promise<void> {
+  const key = reservationKey('appName', appName);
+  await ctx.execute(reservationAggregate, key, { type: 'Release', data: { key, owner } });
+}
+
+/**
+ * Applies an update that may rename a service: the new name is claimed first, then the update is
+ * applied, and only then is the old name let go, so a failure leaves the service with a name it owns.
+ */
+export async function withAppName<T>(
+  ctx: Context, current: string, requested: string | undefined, owner: string, apply: () => Promise<T>,
+): Promise<T> {
+  if (requested === undefined || requested === current) return apply();
+  await claimAppName(ctx, checkRuntimeName(requested), owner);
+  const result = await apply();
+  await releaseAppName(ctx, current, owner);
+  return result;
+}

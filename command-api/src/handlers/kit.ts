@@ -1,0 +1,60 @@
+// The handler shapes most operations share, so a group file is a table of one-liners.
+import type { Operation, InputOf } from '@berth/shared/contract/operation';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { notImplemented } from '@berth/shared/errors';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { Context } from '../context.ts';
+
+export type Handler<I = unknown> = (input: I, ctx: Context) => Promise<unknown>;
+
+/** The handlers of one contract group; an operation left out answers NOT_IMPLEMENTED. */
+export type GroupHandlers<G> = {
+  [K in keyof G]?: G[K] extends Operation ? Handler<InputOf<G[K]>> : never;
+};
+
+type Input = Record<string, unknown>;
+type CommandBuilder<I> = (input: I, ctx: Context) => { type: string; data: Record<string, unknown> } | Promise<{ type: string; data: Record<string, unknown> }>;
+
+/** `.one`: the record of the id in `input[aggregate.idField]`. */
+export const one = <I extends Input>(aggregate: AnyAggregate): Handler<I> =>
+  async (input, ctx) => ctx.one(aggregate, String(input[aggregate.idField]));
+
+/** `.all`: every record, newest first. */
+export const all = (aggregate: AnyAggregate): Handler<unknown> => async (_input, ctx) => ctx.list(aggregate);
+
+/** A command on an existing record: answers the record after it. */
+export const change = <I extends Input>(aggregate: AnyAggregate, build: CommandBuilder<I>): Handler<I> =>
+  async (input, ctx) => {
+    const command = await build(input, ctx);
+    const id = String(command.data[aggregate.idField]);
+    const { after } = await ctx.execute(aggregate, id, command as never);
+    return ctx.view(aggregate, after as Doc | null);
+  };
+
+/** A removal: answers the record as it was. */
+export const removal = <I extends Input>(aggregate: AnyAggregate, build: CommandBuilder<I>): Handler<I> =>
+  async (input, ctx) => {
+    const command = await build(input, ctx);
+    const { before } = await ctx.execute(aggregate, String(command.data[aggregate.idField]), command as never);
+    return ctx.view(aggregate, before as Doc | null);
+  };
+
+/**
+ * An operation whose effect lives in a capability not built yet: the record must exist (else
+ * NOT_FOUND), then it answers NOT_IMPLEMENTED naming the capability, and appends nothing.
+ */
+export const pending = <I extends Input>(capability: string, aggregate?: AnyAggregate, field?: string): Handler<I> =>
+  async (input, ctx) => {
+    if (aggregate) {
+      const key = field ?? aggregate.idField;
+      await ctx.mustLoad(aggregate, String(input[key]), key);
+    }
+    throw notImplemented(capability);
+  };
+
+/** The fields of `input` other than the named ones. */
+export function without<I extends Input, K extends keyof I>(input: I, ...keys: K[]): Omit<I, K> {
+  const rest: Input = { ...input };
+  for (const key of keys) delete rest[key as string];
+  return rest as Omit<I, K>;
+}

@@ -1,0 +1,79 @@
+import type { TSchema } from '@sinclair/typebox';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { operations } from '@berth/shared/contract/index';
+import type { Operation } from '@berth/shared/contract/operation';
+import { DomainError } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { authenticate } from './auth/authenticate.ts';
+import { Context } from './context.ts';
+import { errorHandler } from './errors.ts';
+import { handlerOf } from './handlers/index.ts';
+import { compileValidator } from './validation.ts';
+
+/** Answers carry the log position their events reached, for clients that read elsewhere. */
+export const POSITION_HEADER = 'x-berth-position';
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const CORRELATION = /^[\w.:-]{1,64}$/;
+
+/** Admin operations answer at `/admin.<p>` as the spec lists them, and at `/api/admin.<p>` too. */
+const pathsOf = (operation: Operation) =>
+  operation.group === 'admin' ? [`/${operation.name}`, `/api/${operation.name}`] : [`/api/${operation.name}`];
+
+export function buildServer(infra: Infrastructure, options: { logger?: boolean } = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: infra.config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    genReqId: () => newId(),
+  });
+  // Every route schema is one of the contract's TypeBox schemas.
+  app.setValidatorCompiler(({ schema }) => compileValidator(schema as TSchema));
+  app.setErrorHandler(errorHandler);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // JSON only: any other content type is UNSUPPORTED_MEDIA_TYPE.
+  app.removeAllContentTypeParsers();
+  // An operation without payload may be called with an empty body.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done));
+  app.setNotFoundHandler((request, reply) => {
+    const error = new DomainError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}`);
+    return reply.status(error.status).send(error.toBody());
+  });
+
+  for (const operation of operations) {
+    const handler = handlerOf(operation);
+    const payload = operation.method === 'GET' ? 'querystring' : 'body';
+    for (const url of pathsOf(operation)) {
+      app.route({
+        method: operation.method,
+        url,
+        schema: { [payload]: operation.input },
+        handler: async (request, reply) => {
+          const actor = await authenticate(infra, operation, request.headers.authorization);
+          const header = request.headers['x-correlation-id'];
+          const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : request.id;
+          const ctx = new Context(infra, actor, correlationId);
+          const input = (payload === 'body' ? request.body : request.query) ?? {};
+          const answer = await handler(input, ctx);
+          if (ctx.position > 0) {
+            reply.header(POSITION_HEADER, String(ctx.position));
+            // Read-your-writes, bounded: past the bound the command still happened, so it still succeeds.
+            await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
+              .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
+          }
+          return reply.send(answer ?? null);
+        },
+      });
+      app.route({
+        method: METHODS.filter((method) => method !== operation.method),
+        url,
+        handler: async (_request, reply) => {
+          const error = new DomainError('METHOD_NOT_SUPPORTED', `${operation.name} is called with ${operation.method}`);
+          return reply.status(error.status).header('allow', operation.method).send(error.toBody());
+        },
+      });
+    }
+  }
+  return app;
+}

@@ -1,0 +1,9 @@
+import type { RecordedEvent } from '@berth/shared/events/event';
+import type { Doc, DocKey } from '@berth/shared/ports/read-store';
+
+/** A read model: which documents an event touches and how each one changes. */
+export interface Projection {
+  readonly name: string;
+  keysOf(event: RecordedEvent): readonly DocKey[];
+  evolve(doc: Doc | null, event: RecordedEvent): Doc | null;
+}

@@ -1,0 +1,81 @@
+import type { RecordedEvent } from '@berth/shared/events/event';
+import { upcast } from '@berth/shared/events/catalogue';
+import type { EventStore, Subscription } from '@berth/shared/ports/event-store';
+import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '@berth/shared/ports/read-store';
+import type { Projection } from './projection.ts';
+
+/** Each document remembers the log position of the last event applied to it. */
+const APPLIED = '_position';
+
+/**
+ * Applies batches of events to every projection and commits the touched documents with the
+ * checkpoints in one transaction. An event at or below a document's `_position`, or below a
+ * projection's checkpoint, changes nothing: replays are harmless.
+ */
+export class ProjectionRunner {
+  private subscription: Subscription | null = null;
+  private checkpoints = new Map<string, number>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly projections: readonly Projection[],
+  ) {}
+
+  async start(): Promise<void> {
+    for (const projection of this.projections) {
+      this.checkpoints.set(projection.name, await this.store.checkpoint(projection.name));
+    }
+    const from = Math.min(...this.checkpoints.values());
+    // Register every checkpoint, so readers can wait on them before the first event arrives.
+    await this.store.commit(this.names(), from, []);
+    this.subscription = this.events.subscribe(from, (batch) => this.apply(batch));
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+
+  private names(): string[] {
+    return this.projections.map((projection) => projection.name);
+  }
+
+  async apply(batch: readonly RecordedEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    const events = batch.map(upcast);
+    const touched: Array<[Projection, RecordedEvent, readonly DocKey[]]> = [];
+    const keys = new Map<string, DocKey>();
+    for (const event of events) {
+      for (const projection of this.projections) {
+        if (event.position <= (this.checkpoints.get(projection.name) ?? 0)) continue;
+        const eventKeys = projection.keysOf(event);
+        if (eventKeys.length === 0) continue;
+        touched.push([projection, event, eventKeys]);
+        for (const key of eventKeys) keys.set(docKey(key.collection, key.id), key);
+      }
+    }
+    const docs: Map<string, Doc | null> = await this.store.getMany([...keys.values()]);
+    const dirty = new Set<string>();
+    for (const [projection, event, eventKeys] of touched) {
+      for (const key of eventKeys) {
+        const k = docKey(key.collection, key.id);
+        const doc = docs.get(k) ?? null;
+        if (doc && Number(doc[APPLIED]) >= event.position) continue;
+        const next = projection.evolve(doc, event);
+        docs.set(k, next && { ...next, [APPLIED]: event.position });
+        dirty.add(k);
+      }
+    }
+    const writes: DocWrite[] = [...dirty].map((k) => ({ ...keys.get(k)!, doc: docs.get(k) ?? null }));
+    const position = events[events.length - 1]!.position;
+    await this.store.commit(this.names(), position, writes);
+    for (const name of this.names()) this.checkpoints.set(name, position);
+  }
+}
+
+/** Strips the bookkeeping a runner keeps on each document. */
+export function withoutBookkeeping(doc: Doc): Doc {
+  const { [APPLIED]: _applied, ...rest } = doc;
+  return rest;
+}

@@ -1,0 +1,147 @@
+import Database from 'better-sqlite3';
+import type { NewEvent, RecordedEvent } from '../../events/event.ts';
+import {
+  WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
+} from '../../ports/event-store.ts';
+import { Signal } from '../signal.ts';
+import { supervise } from '../supervised.ts';
+
+interface Row {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface PendingAppend {
+  stream: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+const toEvent = (row: Row): RecordedEvent => ({
+  id: row.id,
+  type: row.type,
+  data: JSON.parse(row.data),
+  metadata: JSON.parse(row.metadata),
+  stream: row.stream,
+  revision: row.revision,
+  position: row.position,
+});
+
+const matches = (expected: ExpectedRevision, current: number) =>
+  expected === 'any' || (expected === 'no_stream' ? current === -1 : expected === current);
+
+/**
+ * The embedded event log: one SQLite file. Appends that arrive in the same turn of the event loop
+ * are committed in one transaction (one fsync), each inside its own savepoint so that one
+ * request's conflict never touches another's events.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly appended = new Signal();
+  private pending: PendingAppend[] = [];
+  private readonly statements;
+  private readonly appendOne: (append: PendingAppend) => AppendResult;
+  private readonly flushBatch: (batch: PendingAppend[]) => Array<AppendResult | Error>;
+
+  constructor(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        stream TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        UNIQUE (stream, revision)
+      )`);
+    this.statements = {
+      revision: this.db.prepare<[string], { revision: number | null }>(
+        'SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      stream: this.db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+      after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: this.db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
+    };
+    this.appendOne = this.db.transaction((append: PendingAppend): AppendResult => {
+      let revision = this.statements.revision.get(append.stream)?.revision ?? -1;
+      if (!matches(append.expected, revision)) {
+        throw new WrongExpectedVersionError(append.stream, append.expected, revision);
+      }
+      let position = 0;
+      for (const event of append.events) {
+        revision++;
+        const info = this.statements.insert.run(event.id, append.stream, revision, event.type,
+          JSON.stringify(event.data), JSON.stringify(event.metadata));
+        position = Number(info.lastInsertRowid);
+      }
+      return { revision, position };
+    });
+    this.flushBatch = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((append) => {
+        try {
+          return this.appendOne(append);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }));
+  }
+
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.flush());
+      this.pending.push({ stream, events, expected, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    let results: Array<AppendResult | Error>;
+    try {
+      results = this.flushBatch(batch);
+    } catch (error) {
+      for (const append of batch) append.reject(error);
+      return;
+    }
+    batch.forEach((append, i) => {
+      const result = results[i]!;
+      if (result instanceof Error) append.reject(result);
+      else append.resolve(result);
+    });
+    this.appended.notify();
+  }
+
+  async readStream(stream: string): Promise<StreamRead> {
+    const events = this.statements.stream.all(stream).map(toEvent);
+    return { events, revision: events.length - 1 };
+  }
+
+  async readAll(after: number, limit: number): Promise<readonly RecordedEvent[]> {
+    return this.statements.after.all(after, limit).map(toEvent);
+  }
+
+  async head(): Promise<number> {
+    return this.statements.head.get()?.head ?? 0;
+  }
+
+  subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {
+    return supervise({ read: (position) => this.readAll(position, 1000), changed: () => this.appended.wait() }, after, onEvents);
+  }
+
+  async close(): Promise<void> {
+    if (this.pending.length > 0) this.flush();
+    this.db.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { Type, type TProperties } from '@sinclair/typebox';
+import { group, get, post } from './operation.ts';
+import { Closed, MinStr, Nullable, Num, Opt, OptNull, Port, Status, Str } from './schema.ts';
+
+export const ENGINES = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+export const DEFAULT_IMAGES: Record<Engine, string> = {
+  dbalpha: 'dbalpha:6', dbbeta: 'dbbeta:8', dbgamma: 'dbgamma:15', dbdelta: 'dbdelta:15', dbepsilon: 'dbepsilon:8',
+};
+
+/** The engine-specific credential fields and whether each is bounded (min 1). */
+const EXTRAS: Record<Engine, Record<string, boolean>> = {
+  dbalpha: { databaseName: true, databaseUser: true, databasePassword: false, databaseRootPassword: false },
+  dbbeta: { databaseName: true, databaseUser: true, databasePassword: false, databaseRootPassword: false },
+  dbgamma: { databaseName: true, databaseUser: true, databasePassword: false },
+  dbdelta: { databaseUser: true, databasePassword: false },
+  dbepsilon: { databasePassword: false },
+};
+
+export const credentialFields = (engine: Engine): string[] => Object.keys(EXTRAS[engine]);
+
+function engineGroup<E extends Engine>(engine: E) {
+  const idField = `${engine}Id` as const;
+  const appName = engine === 'dbgamma' ? Str() : MinStr();
+  const extras = (optional: boolean): TProperties => Object.fromEntries(
+    Object.entries(EXTRAS[engine]).map(([field, bounded]) => {
+      const schema = bounded ? MinStr() : Str();
+      return [field, optional ? Opt(schema) : schema];
+    }),
+  );
+  const id: TProperties = { [idField]: Str() };
+  return group(engine, {
+    create: post(Closed({
+      name: MinStr(), appName, projectId: Str(), description: OptNull(Str()),
+      containerImage: Opt(Type.String({ default: DEFAULT_IMAGES[engine] })), ...extras(false),
+    })),
+    one: get(Closed(id)),
+    start: post(Closed(id)),
+    stop: post(Closed(id)),
+    deploy: post(Closed(id)),
+    remove: post(Closed(id)),
+    saveExternalPort: post(Closed({ ...id, externalPort: Nullable(Port()) })),
+    changeStatus: post(Closed({ ...id, applicationStatus: Status() })),
+    saveEnvironment: post(Closed({ ...id, env: OptNull(Str()) })),
+    reload: post(Closed({ ...id, appName })),
+    update: post(Closed({
+      [idField]: MinStr(),
+      name: Opt(MinStr()), appName: Opt(appName), description: OptNull(Str()), containerImage: Opt(Str()),
+      command: OptNull(Str()), env: OptNull(Str()),
+      memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()), cpuReservation: OptNull(Num()), cpuLimit: OptNull(Num()),
+      externalPort: OptNull(Port()), applicationStatus: Opt(Status()), createdAt: Opt(Str()), projectId: Opt(Str()),
+      ...extras(true),
+    })),
+  });
+}
+
+export const dbalpha = engineGroup('dbalpha');
+export const dbbeta = engineGroup('dbbeta');
+export const dbgamma = engineGroup('dbgamma');
+export const dbdelta = engineGroup('dbdelta');
+export const dbepsilon = engineGroup('dbepsilon');

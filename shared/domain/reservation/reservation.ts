@@ -1,0 +1,46 @@
+// A name that must be unique across aggregates (an appName, an email) is claimed in a stream of
+// its own, `reservation-<scope>:<name>`, appended with "no stream" or the revision that was read.
+import { conflict } from '../../errors.ts';
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+
+export interface Reservation {
+  key: string;
+  owner: string;
+}
+
+export type ReservationCommand =
+  | { type: 'Reserve'; data: { key: string; owner: string; field: string } }
+  | { type: 'Release'; data: { key: string; owner: string } };
+
+export type ReservationEvent =
+  | { type: 'NameReserved'; data: Reservation }
+  | { type: 'NameReleased'; data: Reservation };
+
+export const reservationKey = (scope: 'appName' | 'email' | 'instance', name: string) => `${scope}:${name}`;
+
+export const reservationAggregate: Aggregate<Reservation, ReservationCommand, ReservationEvent> = {
+  name: 'reservation',
+  idField: 'key',
+  label: 'Reservation',
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'NameReserved': return { ...event.data };
+      case 'NameReleased': return null;
+      default: return exhaustive(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'Reserve': {
+        const { key, owner, field } = command.data;
+        if (state?.owner === owner) return [];
+        if (state) throw conflict(`${field} "${key.slice(key.indexOf(':') + 1)}" is already taken`, field);
+        return [{ type: 'NameReserved', data: { key, owner } }];
+      }
+      case 'Release':
+        return state?.owner === command.data.owner ? [{ type: 'NameReleased', data: command.data }] : [];
+      default: return exhaustive(command);
+    }
+  },
+};

@@ -1,0 +1,40 @@
+import type { NewEvent, RecordedEvent } from '../events/event.ts';
+
+/** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's last revision. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface AppendResult {
+  /** Revision of the last event appended to the stream. */
+  readonly revision: number;
+  /** Log position of the last event appended. */
+  readonly position: number;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(readonly stream: string, readonly expected: ExpectedRevision, readonly actual: number) {
+    super(`Stream ${stream}: expected revision ${String(expected)}, found ${actual}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export interface StreamRead {
+  readonly events: readonly RecordedEvent[];
+  /** Revision of the last event, -1 when the stream does not exist. */
+  readonly revision: number;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  readStream(stream: string): Promise<StreamRead>;
+  /** Events strictly after `position`, oldest first. Position 0 reads from the start. */
+  readAll(after: number, limit: number): Promise<readonly RecordedEvent[]>;
+  /** Position of the last event in the log, 0 when empty. */
+  head(): Promise<number>;
+  /** Catch up from strictly after `after`, then follow live; batches are delivered in order, one at a time. */
+  subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>): Subscription;
+  close(): Promise<void>;
+}

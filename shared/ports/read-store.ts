@@ -1,0 +1,31 @@
+export type Doc = Record<string, unknown>;
+
+export interface DocKey {
+  readonly collection: string;
+  readonly id: string;
+}
+
+/** A document to write, or `null` to delete it. */
+export interface DocWrite extends DocKey {
+  readonly doc: Doc | null;
+}
+
+export interface ReadStore {
+  get(collection: string, id: string): Promise<Doc | null>;
+  getMany(keys: readonly DocKey[]): Promise<Map<string, Doc>>;
+  /** Documents whose top-level `field` equals `value`. */
+  find(collection: string, field: string, value: string): Promise<Doc[]>;
+  all(collection: string): Promise<Doc[]>;
+  /** Ensures lookups on `field` are indexed. */
+  ensureIndex(collection: string, field: string): Promise<void>;
+  /** Writes the documents and moves the named checkpoints to `position`, atomically. */
+  commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void>;
+  checkpoint(name: string): Promise<number>;
+  /** Resolves once every projection's checkpoint has reached `position`, or rejects after `timeoutMs`. */
+  waitFor(position: number, timeoutMs: number): Promise<void>;
+  /** Deletes every document and checkpoint (a rebuild's fresh start). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const docKey = (collection: string, id: string): string => `${collection}\u0000${id}`;

@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+
+export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
+export type RoleName = (typeof ROLES)[number];
+
+export interface Config {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly roles: readonly RoleName[];
+  /** How long a JWT from `auth.login` lives. */
+  readonly tokenLifetimeSeconds: number;
+  /** Bound on the read-your-writes wait of a command. */
+  readonly projectionWaitMs: number;
+  /** `FULL` survives power loss; `NORMAL` only a process crash. */
+  readonly sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Base64 of 32 bytes; else the key file in the data folder. */
+  readonly instanceKey: string | undefined;
+  readonly logLevel: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function number(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+function roles(raw: string | undefined): RoleName[] {
+  if (!raw) return ['api', 'projections'];
+  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!(ROLES as readonly string[]).includes(name)) throw new Error(`Unknown role "${name}" in BERTH_ROLES (${ROLES.join(', ')})`);
+  }
+  return names as RoleName[];
+}
+
+export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  return {
+    dataDir: resolve(env.BERTH_DATA_DIR || './data'),
+    host: env.HOST || '0.0.0.0',
+    port: number(env, 'PORT', 3000),
+    roles: roles(env.BERTH_ROLES),
+    tokenLifetimeSeconds: number(env, 'BERTH_TOKEN_LIFETIME_SECONDS', 24 * 3600),
+    projectionWaitMs: number(env, 'BERTH_PROJECTION_WAIT_MS', 5000),
+    sqliteSynchronous: env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
+    instanceKey: env.BERTH_INSTANCE_KEY || undefined,
+    logLevel: env.BERTH_LOG_LEVEL || 'info',
+    ...overrides,
+  };
+}

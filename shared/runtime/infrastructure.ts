@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
+import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
+import { SecretBox } from '../crypto/secrets.ts';
+import type { Clock } from '../ports/clock.ts';
+import { systemClock } from '../ports/clock.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { ReadStore } from '../ports/read-store.ts';
+import type { Config } from './config.ts';
+import { deriveKey, loadInstanceKey } from './keys.ts';
+
+/** What every role is given: the ports, wired to the adapters the configuration names. */
+export interface Infrastructure {
+  readonly config: Config;
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly secrets: SecretBox;
+  readonly tokenKey: Uint8Array;
+  readonly clock: Clock;
+  close(): Promise<void>;
+}
+
+export function openInfrastructure(config: Config, clock: Clock = systemClock): Infrastructure {
+  mkdirSync(config.dataDir, { recursive: true });
+  const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
+  const eventStore = new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
+  const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+  return {
+    config,
+    eventStore,
+    readStore,
+    secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
+    tokenKey: deriveKey(instanceKey, 'tokens'),
+    clock,
+    async close() {
+      await eventStore.close();
+      await readStore.close();
+    },
+  };
+}

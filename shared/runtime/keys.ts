@@ -1,0 +1,19 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The instance key: from the environment, else a file of the data folder made on first start. */
+export function loadInstanceKey(dataDir: string, fromEnv: string | undefined): Buffer {
+  if (fromEnv) {
+    const key = Buffer.from(fromEnv, 'base64');
+    if (key.length !== 32) throw new Error('BERTH_INSTANCE_KEY must be base64 of 32 bytes');
+    return key;
+  }
+  const file = join(dataDir, 'instance.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  return loadInstanceKey(dataDir, readFileSync(file, 'utf8').trim());
+}
+
+/** A key for one purpose, derived from the instance key, so one leak never opens another. */
+export const deriveKey = (instanceKey: Buffer, purpose: string): Uint8Array =>
+  new Uint8Array(hkdfSync('sha256', instanceKey, Buffer.alloc(0), `berth:${purpose}`, 32));

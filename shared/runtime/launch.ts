@@ -1,0 +1,48 @@
+// The composition root: opens the infrastructure and starts the configured roles in this process.
+// Roles are loaded by package name, so `shared` depends on none of them.
+import { pathToFileURL } from 'node:url';
+import type { Clock } from '../ports/clock.ts';
+import { configFrom, type Config, type RoleName } from './config.ts';
+import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
+import type { RunningRole, StartRole } from './role.ts';
+
+const PACKAGES: Record<RoleName, string> = {
+  api: '@berth/command-api',
+  projections: '@berth/projections',
+  relay: '@berth/reactors/relay-role',
+  reactors: '@berth/reactors',
+};
+
+/** Projections start before the API, so that the API's first read-your-writes wait can succeed. */
+const ORDER: readonly RoleName[] = ['projections', 'relay', 'reactors', 'api'];
+
+export interface Berth {
+  readonly infrastructure: Infrastructure;
+  stop(): Promise<void>;
+}
+
+export async function launch(config: Config, clock?: Clock): Promise<Berth> {
+  const infrastructure = openInfrastructure(config, clock);
+  const running: RunningRole[] = [];
+  for (const role of ORDER.filter((name) => config.roles.includes(name))) {
+    const { start } = (await import(PACKAGES[role])) as { start: StartRole };
+    running.push(await start(infrastructure));
+  }
+  return {
+    infrastructure,
+    async stop() {
+      for (const role of running.reverse()) await role.stop();
+      await infrastructure.close();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const berth = await launch(configFrom());
+  const shutdown = async () => {
+    await berth.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what the tests need, type-checks, runs every *.test.ts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash test/setup.sh
+pnpm install --frozen-lockfile --reporter=silent
+pnpm exec tsc -p tsconfig.json
+mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+exec node --import tsx --test --test-concurrency=2 "${files[@]}"

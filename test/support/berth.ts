@@ -1,0 +1,91 @@
+// A whole Berth in this process, on a fresh data folder, driven through `app.inject`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { announceSetupToken } from '@berth/command-api/auth/setup-token';
+import { buildServer } from '@berth/command-api/server';
+import { configFrom, type Config } from '@berth/shared/runtime/config';
+import { launch, type Berth } from '@berth/shared/runtime/launch';
+import type { Clock } from '@berth/shared/ports/clock';
+
+export interface Answer<T = any> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Record<string, unknown>;
+}
+
+export interface TestBerth {
+  readonly app: FastifyInstance;
+  readonly berth: Berth;
+  readonly dataDir: string;
+  /** The admin's token. */
+  readonly token: string;
+  /** Calls an operation by name: GET with a query, POST with a JSON body; as the admin unless told. */
+  call<T = any>(operation: string, input?: Record<string, unknown>, options?: { token?: string | null }): Promise<Answer<T>>;
+  /** Calls and expects 200, answering the body. */
+  ok<T = any>(operation: string, input?: Record<string, unknown>): Promise<T>;
+  head(): Promise<number>;
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export const ADMIN = { email: 'admin@berth.test', password: 'correct horse battery' };
+
+const GET_OPERATIONS = new Set<string>();
+
+export async function startBerth(options: { dataDir?: string; clock?: Clock; config?: Partial<Config> } = {}): Promise<TestBerth> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-test-'));
+  const config = configFrom({}, {
+    dataDir, host: '127.0.0.1', port: 0, roles: ['projections'], logLevel: 'silent', sqliteSynchronous: 'NORMAL',
+    ...options.config,
+  });
+  const berth = await launch(config, options.clock);
+  const app = buildServer(berth.infrastructure, { logger: false });
+  await app.ready();
+  await announceSetupToken(berth.infrastructure, () => {});
+  if (GET_OPERATIONS.size === 0) {
+    const { operations } = await import('@berth/shared/contract/index');
+    for (const operation of operations) if (operation.method === 'GET') GET_OPERATIONS.add(operation.name);
+  }
+
+  const request = async (operation: string, input: Record<string, unknown> = {}, token: string | null = null): Promise<Answer> => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const url = `/api/${operation}`;
+    const response = GET_OPERATIONS.has(operation)
+      ? await app.inject({ method: 'GET', url, query: input as Record<string, string>, headers })
+      : await app.inject({ method: 'POST', url, payload: input, headers });
+    const text = response.body;
+    return { status: response.statusCode, body: text ? JSON.parse(text) : null, headers: response.headers };
+  };
+
+  let token = '';
+  const existing = await request('auth.login', ADMIN);
+  if (existing.status === 200) {
+    token = existing.body.token;
+  } else {
+    const setup = readFileSync(join(dataDir, 'setup-token'), 'utf8').trim();
+    const created = await request('auth.createAdmin', ADMIN, setup);
+    if (created.status !== 200) throw new Error(`createAdmin failed: ${JSON.stringify(created.body)}`);
+    token = (await request('auth.login', ADMIN)).body.token;
+  }
+
+  const testBerth: TestBerth = {
+    app, berth, dataDir, token,
+    call: (operation, input, callOptions) =>
+      request(operation, input, callOptions?.token === undefined ? token : callOptions.token),
+    async ok(operation, input) {
+      const answer = await request(operation, input, token);
+      if (answer.status !== 200) {
+        throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      }
+      return answer.body;
+    },
+    head: () => berth.infrastructure.eventStore.head(),
+    async stop({ keepData = false } = {}) {
+      await app.close();
+      await berth.stop();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testBerth;
+}
