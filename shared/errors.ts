@@ -26,6 +26,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues: readonly Issue[] = [{ message }],
+    /** Response headers that go with the error (`Retry-After`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -50,5 +52,8 @@ export const conflict = (message: string, field?: string) =>
   new DomainError('CONFLICT', message, [field ? fieldIssue(field, message) : { message }]);
 export const unauthorized = (message = 'Authentication required') => new DomainError('UNAUTHORIZED', message);
 export const forbidden = (message = 'Not allowed') => new DomainError('FORBIDDEN', message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new DomainError('TOO_MANY_REQUESTS', `Too many failed attempts; try again in ${retryAfterSeconds} s`,
+    undefined, { 'retry-after': String(retryAfterSeconds) });
 export const notImplemented = (capability: string) =>
   new DomainError('NOT_IMPLEMENTED', `Not implemented yet: ${capability}`);

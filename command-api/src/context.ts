@@ -9,10 +9,16 @@ import { WrongExpectedVersionError } from '@berth/shared/ports/event-store';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Role } from '@berth/shared/domain/account/account';
+import type { Permissions } from '@berth/shared/domain/account/permissions';
 
+/** The account a request acts for, and the credential it presented. */
 export interface Actor {
   readonly id: string;
   readonly rol: Role;
+  readonly email: string;
+  readonly permissions: Permissions;
+  readonly sessionId: string;
+  readonly sessionKind: 'login' | 'api';
 }
 
 export interface Outcome<S> {
@@ -36,8 +42,19 @@ export class Context {
     readonly infra: Infrastructure,
     readonly actor: Actor | null,
     readonly correlationId: string,
+    /** The client's address, for per-address limits. */
+    readonly clientAddress = 'local',
   ) {
     this.now = infra.clock.now().toISOString();
+  }
+
+  /** Whether the caller may see a project: an admin sees all, a user those in its access list. */
+  canSeeProject(projectId: string): boolean {
+    return !this.actor || this.actor.rol === 'admin' || this.actor.permissions.accesedProjects.includes(projectId);
+  }
+
+  canSeeService(serviceId: string): boolean {
+    return !this.actor || this.actor.rol === 'admin' || this.actor.permissions.accesedServices.includes(serviceId);
   }
 
   get secrets() {

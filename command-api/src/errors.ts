@@ -24,5 +24,5 @@ export function toDomainError(error: FastifyError | Error): DomainError {
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const domainError = toDomainError(error);
   if (domainError.status >= 500 && domainError.code !== 'NOT_IMPLEMENTED') request.log.error(error);
-  return reply.status(domainError.status).send(domainError.toBody());
+  return reply.status(domainError.status).headers(domainError.headers).send(domainError.toBody());
 }

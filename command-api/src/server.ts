@@ -6,6 +6,7 @@ import { DomainError } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { authenticate } from './auth/authenticate.ts';
+import { authorize, grantCreated } from './auth/authorize.ts';
 import { Context } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
@@ -53,16 +54,21 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
           const actor = await authenticate(infra, operation, request.headers.authorization);
           const header = request.headers['x-correlation-id'];
           const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : request.id;
-          const ctx = new Context(infra, actor, correlationId);
-          const input = (payload === 'body' ? request.body : request.query) ?? {};
+          const ctx = new Context(infra, actor, correlationId, request.ip);
+          const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
+          await authorize(ctx, operation, input);
           const answer = await handler(input, ctx);
+          await grantCreated(ctx, operation, answer);
           if (ctx.position > 0) {
             reply.header(POSITION_HEADER, String(ctx.position));
             // Read-your-writes, bounded: past the bound the command still happened, so it still succeeds.
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
-          return reply.send(answer ?? null);
+          // Every answer is JSON, a bare string too (Fastify would send that as text/plain).
+          return typeof answer === 'string'
+            ? reply.type('application/json; charset=utf-8').send(JSON.stringify(answer))
+            : reply.send(answer ?? null);
         },
       });
       app.route({

@@ -1,6 +1,6 @@
 // Building blocks for the contract: every body and query is a closed object (unknown fields are
 // rejected, never stripped), and the spec's bounds read the same in every group.
-import { FormatRegistry, Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { FormatRegistry, Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL.test(value));
@@ -14,8 +14,9 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 /** An optional field that may also be null: the spec's "nullable" when not marked req. */
 export const OptNull = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
-export const OneOf = <const V extends readonly string[]>(values: V) =>
-  Type.Union(values.map((value) => Type.Literal(value)) as never, { enum: values }) as TSchema;
+/** One of the listed strings; `enum` is kept on the schema so errors can list the choices. */
+export const OneOf = <const V extends readonly string[]>(values: V): TUnion<TLiteral<V[number]>[]> =>
+  Type.Union(values.map((value) => Type.Literal(value)), { enum: values });
 export const Port = () => Type.Integer({ minimum: 1, maximum: 65535 });
 export const Closed = <P extends TProperties>(properties: P): TObject<P> =>
   Type.Object(properties, { additionalProperties: false });

@@ -2,7 +2,18 @@
 import type { AnyAggregate } from './aggregate.ts';
 import { accountAggregate } from './account/account.ts';
 import { projectAggregate } from './project/project.ts';
+import { sessionAggregate } from './session/session.ts';
 import { reservationAggregate } from './reservation/reservation.ts';
+import { registryAggregate } from './registry/registry.ts';
+import { backupAggregate } from './backup/backup.ts';
+import { destinationAggregate } from './destination/destination.ts';
+import { certificateAggregate } from './certificate/certificate.ts';
+import { applicationAggregate } from './application/application.ts';
+import { portAggregate } from './port/port.ts';
+import { redirectAggregate } from './redirect/redirect.ts';
+import { securityAggregate } from './security/security.ts';
+import { composeAggregate } from './compose/compose.ts';
+import { databaseAggregates } from './database/database.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -11,9 +22,22 @@ export interface Lookup {
 }
 
 export const aggregates: readonly AnyAggregate[] = [
-  projectAggregate, reservationAggregate, accountAggregate,
+  projectAggregate, reservationAggregate, accountAggregate, sessionAggregate,
+  registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
+  applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
+  composeAggregate, ...Object.values(databaseAggregates),
 ];
 
 export const lookups: readonly Lookup[] = [
   { collection: 'account', field: 'email' },
+  { collection: 'account', field: 'invitationTokenHash' },
+  { collection: 'account', field: 'rol' },
+  { collection: 'application', field: 'projectId' },
+  ...['compose', ...Object.keys(databaseAggregates)].map((collection) => ({ collection, field: 'projectId' })),
+  { collection: 'port', field: 'applicationId' }, { collection: 'redirect', field: 'applicationId' },
+  { collection: 'security', field: 'applicationId' },
+  { collection: 'backup', field: 'dbalphaId' }, { collection: 'backup', field: 'dbbetaId' },
+  { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
+  { collection: 'backup', field: 'destinationId' },
+  { collection: 'application', field: 'registryId' },
 ];

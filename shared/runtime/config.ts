@@ -17,6 +17,12 @@ export interface Config {
   /** Base64 of 32 bytes; else the key file in the data folder. */
   readonly instanceKey: string | undefined;
   readonly logLevel: string;
+  /** How long an invitation can be accepted. */
+  readonly invitationLifetimeSeconds: number;
+  /** Failed sign-in attempts allowed per account, and per client address, in the window. */
+  readonly attemptsPerAccount: number;
+  readonly attemptsPerAddress: number;
+  readonly attemptWindowSeconds: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,6 +55,10 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     sqliteSynchronous: env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
     instanceKey: env.BERTH_INSTANCE_KEY || undefined,
     logLevel: env.BERTH_LOG_LEVEL || 'info',
+    invitationLifetimeSeconds: number(env, 'BERTH_INVITATION_LIFETIME_SECONDS', 24 * 3600),
+    attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
+    attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
+    attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
     ...overrides,
   };
 }

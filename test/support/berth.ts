@@ -21,6 +21,8 @@ export interface TestBerth {
   readonly dataDir: string;
   /** The admin's token. */
   readonly token: string;
+  /** Logs the admin in again (after the clock moved past the token's lifetime). */
+  relogin(): Promise<void>;
   /** Calls an operation by name: GET with a query, POST with a JSON body; as the admin unless told. */
   call<T = any>(operation: string, input?: Record<string, unknown>, options?: { token?: string | null }): Promise<Answer<T>>;
   /** Calls and expects 200, answering the body. */
@@ -70,7 +72,9 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
   }
 
   const testBerth: TestBerth = {
-    app, berth, dataDir, token,
+    app, berth, dataDir,
+    get token() { return token; },
+    async relogin() { token = (await request('auth.login', ADMIN)).body.token; },
     call: (operation, input, callOptions) =>
       request(operation, input, callOptions?.token === undefined ? token : callOptions.token),
     async ok(operation, input) {

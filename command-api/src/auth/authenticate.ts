@@ -1,21 +1,24 @@
 import type { Operation } from '@berth/shared/contract/operation';
 import { PUBLIC_OPERATIONS } from '@berth/shared/contract/index';
-import { accountAggregate } from '@berth/shared/domain/account/account';
-import { conflict, unauthorized } from '@berth/shared/errors';
+import { accountAggregate, type Account } from '@berth/shared/domain/account/account';
+import { sessionAggregate, type Session } from '@berth/shared/domain/session/session';
+import { conflict, forbidden, unauthorized } from '@berth/shared/errors';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Actor } from '../context.ts';
 import { adminExists, isSetupToken } from './setup-token.ts';
-import { verifyToken } from './tokens.ts';
+import { parseApiToken, sameHash, sha256, verifyLoginToken } from './tokens.ts';
 
 const bearer = (header: string | undefined): string | null => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match ? match[1]! : null;
 };
 
+const INVALID = 'Invalid or expired token';
+
 /**
  * Who is calling: `null` for the operations that hand out tokens; for `auth.createAdmin` the
- * setup token must be presented while no admin exists; everything else needs a valid token of
- * an account that still exists.
+ * setup token while no admin exists; for everything else a login token or an API token that is
+ * valid, unrevoked, and of an active account that still exists.
  */
 export async function authenticate(infra: Infrastructure, operation: Operation, header: string | undefined): Promise<Actor | null> {
   if (PUBLIC_OPERATIONS.has(operation.name)) return null;
@@ -26,7 +29,23 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
     return null;
   }
   if (!token) throw unauthorized('Missing Bearer token');
-  const actor = await verifyToken(infra, token);
-  if (!(await infra.readStore.get(accountAggregate.name, actor.id))) throw unauthorized('Invalid or expired token');
-  return actor;
+  const api = parseApiToken(token);
+  const { accountId, sessionId } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
+  const [account, session] = await Promise.all([
+    infra.readStore.get(accountAggregate.name, accountId) as Promise<Account | null>,
+    api ? null : (infra.readStore.get(sessionAggregate.name, sessionId) as Promise<Session | null>),
+  ]);
+  if (!account || account.status !== 'active' || session?.revokedAt) throw unauthorized(INVALID);
+  if (api && account.rol !== 'admin' && !account.permissions.canAccessToAPI) {
+    throw forbidden('This account may not use API tokens (canAccessToAPI)');
+  }
+  return { id: account.id, rol: account.rol, email: account.email, permissions: account.permissions, sessionId, sessionKind: api ? 'api' : 'login' };
+}
+
+async function checkApiToken(infra: Infrastructure, token: { sessionId: string; secret: string }) {
+  const session = await infra.readStore.get(sessionAggregate.name, token.sessionId) as Session | null;
+  if (!session || session.kind !== 'api' || session.revokedAt || !session.secretHash || !sameHash(session.secretHash, sha256(token.secret))) {
+    throw unauthorized(INVALID);
+  }
+  return { accountId: session.accountId, sessionId: session.sessionId };
 }

@@ -1,33 +1,51 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Role } from '@berth/shared/domain/account/account';
 import { unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import type { Actor } from '../context.ts';
 
 const ALGORITHM = 'HS256';
+const API_TOKEN = /^berth_([A-Za-z0-9_-]{21})\.([A-Za-z0-9_-]{43})$/;
 
-export async function issueToken(infra: Infrastructure, account: { id: string; rol: Role }): Promise<string> {
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+export interface LoginClaims {
+  readonly accountId: string;
+  readonly sessionId: string;
+}
+
+export async function issueLoginToken(infra: Infrastructure, accountId: string): Promise<string> {
   const now = Math.floor(infra.clock.now().getTime() / 1000);
-  return new SignJWT({ rol: account.rol })
+  return new SignJWT({})
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-    .setSubject(account.id)
+    .setSubject(accountId)
     .setJti(newId())
     .setIssuedAt(now)
     .setExpirationTime(now + infra.config.tokenLifetimeSeconds)
     .sign(infra.tokenKey);
 }
 
-/** The actor a bearer token speaks for; UNAUTHORIZED when it is malformed, forged or expired. */
-export async function verifyToken(infra: Infrastructure, token: string): Promise<Actor> {
+/** The claims of a login token; UNAUTHORIZED when it is malformed, forged, of another algorithm or expired. */
+export async function verifyLoginToken(infra: Infrastructure, token: string): Promise<LoginClaims> {
   try {
-    const { payload } = await jwtVerify(token, infra.tokenKey, {
-      algorithms: [ALGORITHM],
-      currentDate: infra.clock.now(),
-    });
-    if (typeof payload.sub !== 'string' || (payload.rol !== 'admin' && payload.rol !== 'user')) throw new Error('claims');
-    return { id: payload.sub, rol: payload.rol };
+    const { payload } = await jwtVerify(token, infra.tokenKey, { algorithms: [ALGORITHM], currentDate: infra.clock.now() });
+    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
+    return { accountId: payload.sub, sessionId: payload.jti };
   } catch {
     throw unauthorized('Invalid or expired token');
   }
 }
+
+/** A new API token: `berth_<sessionId>.<secret>`; only the secret's hash is kept. */
+export function newApiToken(): { sessionId: string; token: string; secretHash: string } {
+  const sessionId = newId();
+  const secret = randomBytes(32).toString('base64url');
+  return { sessionId, token: `berth_${sessionId}.${secret}`, secretHash: sha256(secret) };
+}
+
+export function parseApiToken(token: string): { sessionId: string; secret: string } | null {
+  const match = API_TOKEN.exec(token);
+  return match ? { sessionId: match[1]!, secret: match[2]! } : null;
+}
+
+export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

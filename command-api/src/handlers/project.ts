@@ -8,13 +8,16 @@ import { serviceKinds, servicesOf } from './services.ts';
 const withServices = async (project: Record<string, unknown>, ctx: Context) =>
   ({ ...project, ...(await servicesOf(String(project.projectId), ctx)) });
 
+const accessible = (projects: Record<string, unknown>[], ctx: Context) =>
+  projects.filter((project) => ctx.canSeeProject(String(project.projectId)));
+
 export const project: GroupHandlers<typeof contract.project> = {
   create: change(projectAggregate, (input, ctx) => ({
     type: 'CreateProject',
     data: { projectId: newId(), name: input.name, description: input.description ?? null, createdAt: ctx.now },
   })),
   one: async (input, ctx) => withServices(await ctx.one(projectAggregate, input.projectId), ctx),
-  all: async (_input, ctx) => Promise.all((await ctx.list(projectAggregate)).map((p) => withServices(p, ctx))),
+  all: async (_input, ctx) => Promise.all(accessible(await ctx.list(projectAggregate), ctx).map((p) => withServices(p, ctx))),
   update: change(projectAggregate, (input) => ({
     type: 'UpdateProject',
     data: { projectId: input.projectId, name: input.name, ...(input.description !== undefined && { description: input.description }) },

@@ -1,6 +1,9 @@
+import { badRequest, conflict, DomainError } from '../../errors.ts';
+import type { Sealed } from '../../crypto/secrets.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
-import { mustNotExist } from '../decisions.ts';
+import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { NO_PERMISSIONS, type Permissions } from './permissions.ts';
 
 export type Role = 'admin' | 'user';
 
@@ -9,26 +12,84 @@ export interface Account {
   email: string;
   rol: Role;
   image: string;
-  is2FAEnabled: boolean;
   createdAt: string;
-  passwordHash: string;
+  /** `invited` until the invitation is accepted with a password. */
+  status: 'invited' | 'active';
+  is2FAEnabled: boolean;
+  permissions: Permissions;
+  // Hidden: never answered.
+  passwordHash: string | null;
+  twoFactorSecret: Sealed | null;
+  /** The last TOTP time step accepted: a pin of that step or earlier is a replay. */
+  lastPinStep: number | null;
+  invitationTokenHash: string | null;
+  invitationExpiresAt: string | null;
 }
 
-export type AccountCommand = { type: 'CreateAdmin'; data: Account };
+type Profile = Partial<Pick<Account, 'email' | 'rol' | 'image' | 'passwordHash'>>;
+type AccessKind = 'project' | 'service';
 
-export type AccountEvent = { type: 'AdminCreated'; data: Account };
+export type AccountCommand =
+  | { type: 'CreateAdmin'; data: Pick<Account, 'id' | 'email' | 'createdAt'> & { passwordHash: string } }
+  | { type: 'InviteUser'; data: Pick<Account, 'id' | 'email' | 'createdAt'> & { invitationTokenHash: string; invitationExpiresAt: string } }
+  | { type: 'AcceptInvitation'; data: { id: string; tokenHash: string; passwordHash: string; now: string } }
+  | { type: 'UpdateProfile'; data: { id: string } & Profile }
+  | { type: 'EnableTwoFactor'; data: { id: string; secret: Sealed; step: number } }
+  | { type: 'UseTwoFactorPin'; data: { id: string; step: number } }
+  | { type: 'DisableTwoFactor'; data: { id: string } }
+  | { type: 'AssignPermissions'; data: { id: string; permissions: Permissions } }
+  | { type: 'GrantAccess'; data: { id: string; kind: AccessKind; resourceId: string } }
+  | { type: 'RemoveAccount'; data: { id: string } };
+
+export type AccountEvent =
+  | { type: 'AdminCreated'; data: Pick<Account, 'id' | 'email' | 'createdAt'> & { passwordHash: string } }
+  | { type: 'UserInvited'; data: Pick<Account, 'id' | 'email' | 'createdAt'> & { invitationTokenHash: string; invitationExpiresAt: string } }
+  | { type: 'InvitationAccepted'; data: { id: string; passwordHash: string } }
+  | { type: 'ProfileUpdated'; data: { id: string } & Profile }
+  | { type: 'TwoFactorEnabled'; data: { id: string; secret: Sealed; step: number } }
+  | { type: 'TwoFactorPinUsed'; data: { id: string; step: number } }
+  | { type: 'TwoFactorDisabled'; data: { id: string } }
+  | { type: 'PermissionsAssigned'; data: { id: string; permissions: Permissions } }
+  | { type: 'AccessGranted'; data: { id: string; kind: AccessKind; resourceId: string } }
+  | { type: 'AccountRemoved'; data: { id: string } };
 
 const LABEL = 'Account';
+// The same answer for every way an invitation can be wrong, so it reveals nothing.
+const invalidInvitation = () => new DomainError('BAD_REQUEST', 'The invitation is invalid or has expired',
+  [{ message: 'token: the invitation is invalid or has expired', path: 'token' }]);
+
+const fresh = (data: Pick<Account, 'id' | 'email' | 'createdAt'>, rol: Role): Account => ({
+  ...data, rol, image: '', status: 'active', is2FAEnabled: false, permissions: NO_PERMISSIONS,
+  passwordHash: null, twoFactorSecret: null, lastPinStep: null, invitationTokenHash: null, invitationExpiresAt: null,
+});
 
 export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> = {
   name: 'account',
   idField: 'id',
   label: LABEL,
-  hidden: ['passwordHash'],
-  evolve(_state, event) {
+  hidden: ['passwordHash', 'twoFactorSecret', 'lastPinStep', 'invitationTokenHash'],
+  evolve(state, event) {
     switch (event.type) {
-      case 'AdminCreated': return { ...event.data };
-      default: return exhaustive(event.type);
+      case 'AdminCreated': return { ...fresh(event.data, 'admin'), passwordHash: event.data.passwordHash };
+      case 'UserInvited': {
+        const { invitationTokenHash, invitationExpiresAt, ...data } = event.data;
+        return { ...fresh(data, 'user'), status: 'invited', invitationTokenHash, invitationExpiresAt };
+      }
+      case 'InvitationAccepted':
+        return state && { ...state, status: 'active', passwordHash: event.data.passwordHash, invitationTokenHash: null, invitationExpiresAt: null };
+      case 'ProfileUpdated': return state && { ...state, ...event.data };
+      case 'TwoFactorEnabled':
+        return state && { ...state, is2FAEnabled: true, twoFactorSecret: event.data.secret, lastPinStep: event.data.step };
+      case 'TwoFactorPinUsed': return state && { ...state, lastPinStep: event.data.step };
+      case 'TwoFactorDisabled': return state && { ...state, is2FAEnabled: false, twoFactorSecret: null };
+      case 'PermissionsAssigned': return state && { ...state, permissions: event.data.permissions };
+      case 'AccessGranted': {
+        if (!state) return state;
+        const list = event.data.kind === 'project' ? 'accesedProjects' : 'accesedServices';
+        return { ...state, permissions: { ...state.permissions, [list]: [...state.permissions[list], event.data.resourceId] } };
+      }
+      case 'AccountRemoved': return null;
+      default: return exhaustive(event);
     }
   },
   decide(command, state) {
@@ -36,7 +97,50 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
       case 'CreateAdmin':
         mustNotExist(state, LABEL, 'id');
         return [{ type: 'AdminCreated', data: command.data }];
-      default: return exhaustive(command.type);
+      case 'InviteUser':
+        mustNotExist(state, LABEL, 'id');
+        return [{ type: 'UserInvited', data: command.data }];
+      case 'AcceptInvitation': return acceptInvitation(command.data, state);
+      case 'UpdateProfile': {
+        const account = mustExist(state, 'id', LABEL);
+        return updated('ProfileUpdated', 'id', account.id, account, command.data);
+      }
+      case 'EnableTwoFactor':
+        mustExist(state, 'id', LABEL);
+        return [{ type: 'TwoFactorEnabled', data: command.data }];
+      case 'UseTwoFactorPin': {
+        const account = mustExist(state, 'id', LABEL);
+        if (account.lastPinStep !== null && command.data.step <= account.lastPinStep) {
+          throw badRequest('pin', 'this pin was already used');
+        }
+        return [{ type: 'TwoFactorPinUsed', data: command.data }];
+      }
+      case 'DisableTwoFactor': {
+        const account = mustExist(state, 'id', LABEL);
+        return account.is2FAEnabled ? [{ type: 'TwoFactorDisabled', data: command.data }] : [];
+      }
+      case 'AssignPermissions': {
+        const account = mustExist(state, 'userId', LABEL);
+        if (account.rol === 'admin') throw conflict('An admin has every permission already', 'userId');
+        return [{ type: 'PermissionsAssigned', data: command.data }];
+      }
+      case 'GrantAccess': {
+        const account = mustExist(state, 'id', LABEL);
+        const list = command.data.kind === 'project' ? account.permissions.accesedProjects : account.permissions.accesedServices;
+        return account.rol === 'admin' || list.includes(command.data.resourceId) ? [] : [{ type: 'AccessGranted', data: command.data }];
+      }
+      case 'RemoveAccount':
+        mustExist(state, 'authId', LABEL);
+        return [{ type: 'AccountRemoved', data: command.data }];
+      default: return exhaustive(command);
     }
   },
 };
+
+function acceptInvitation(data: Extract<AccountCommand, { type: 'AcceptInvitation' }>['data'], state: Account | null): AccountEvent[] {
+  if (!state || state.status !== 'invited' || state.invitationTokenHash !== data.tokenHash
+    || !state.invitationExpiresAt || state.invitationExpiresAt <= data.now) {
+    throw invalidInvitation();
+  }
+  return [{ type: 'InvitationAccepted', data: { id: data.id, passwordHash: data.passwordHash } }];
+}

@@ -1,0 +1,116 @@
+// What hangs off an application: published ports, redirects and basic-auth users. Each belongs
+// to one existing application, is listed in its `one`, and goes with it when it is deleted.
+import type { contract } from '@berth/shared/contract/index';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
+import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
+import { securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
+import { newId } from '@berth/shared/ids';
+import type { Context } from '../context.ts';
+import { change, one, removal, type GroupHandlers } from './kit.ts';
+import { resealed } from './secret-update.ts';
+
+export const removePort = (portId: string, ctx: Context) =>
+  removal(portAggregate, () => ({ type: 'RemovePort', data: { portId } }))({}, ctx);
+export const removeRedirect = (redirectId: string, ctx: Context) =>
+  removal(redirectAggregate, () => ({ type: 'RemoveRedirect', data: { redirectId } }))({}, ctx);
+export const removeSecurity = (securityId: string, ctx: Context) =>
+  removal(securityAggregate, () => ({ type: 'RemoveSecurity', data: { securityId } }))({}, ctx);
+
+interface ChildKind {
+  /** Key of the list in an application's answer. */
+  readonly key: string;
+  readonly aggregate: AnyAggregate;
+  /** The removal its own delete operation makes. */
+  readonly remove: (id: string, ctx: Context) => Promise<unknown>;
+}
+
+const childKinds: readonly ChildKind[] = [
+  { key: 'ports', aggregate: portAggregate, remove: removePort },
+  { key: 'redirects', aggregate: redirectAggregate, remove: removeRedirect },
+  { key: 'security', aggregate: securityAggregate, remove: removeSecurity },
+];
+
+/** The children of an application, by kind, newest first. */
+export async function childrenOf(applicationId: string, ctx: Context): Promise<Record<string, unknown[]>> {
+  const lists = await Promise.all(childKinds.map((kind) => ctx.list(kind.aggregate, 'applicationId', applicationId)));
+  return Object.fromEntries(childKinds.map((kind, i) => [kind.key, lists[i]!]));
+}
+
+export async function removeChildrenOf(applicationId: string, ctx: Context): Promise<void> {
+  for (const kind of childKinds) {
+    for (const child of await ctx.list(kind.aggregate, 'applicationId', applicationId)) {
+      await kind.remove(String(child[kind.aggregate.idField]), ctx);
+    }
+  }
+}
+
+// The siblings a port or a user must not clash with, read here so the deciders stay pure.
+const bindingsOf = async (applicationId: string, ctx: Context): Promise<Binding[]> =>
+  (await ctx.list(portAggregate, 'applicationId', applicationId) as unknown as Port[])
+    .map(({ portId, publishedPort, protocol }) => ({ portId, publishedPort, protocol }));
+const usersOf = async (applicationId: string, ctx: Context): Promise<User[]> =>
+  (await ctx.list(securityAggregate, 'applicationId', applicationId) as unknown as Security[])
+    .map(({ securityId, username }) => ({ securityId, username }));
+
+const ofApplication = (applicationId: string, ctx: Context) =>
+  ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+
+export const port: GroupHandlers<typeof contract.port> = {
+  create: change(portAggregate, async (input, ctx) => {
+    await ofApplication(input.applicationId, ctx);
+    return {
+      type: 'CreatePort',
+      data: {
+        portId: newId(), publishedPort: input.publishedPort, targetPort: input.targetPort,
+        protocol: input.protocol ?? 'tcp', applicationId: input.applicationId, createdAt: ctx.now,
+        taken: await bindingsOf(input.applicationId, ctx),
+      },
+    } satisfies PortCommand;
+  }),
+  one: one(portAggregate),
+  update: change(portAggregate, async (input, ctx) => {
+    const current = await ctx.mustLoad(portAggregate, input.portId, 'portId');
+    return {
+      type: 'UpdatePort',
+      data: { ...input, protocol: input.protocol ?? 'tcp', taken: await bindingsOf(current.applicationId, ctx) },
+    } satisfies PortCommand;
+  }),
+  delete: (input, ctx) => removePort(input.portId, ctx),
+};
+
+export const redirects: GroupHandlers<typeof contract.redirects> = {
+  create: change(redirectAggregate, async (input, ctx) => {
+    await ofApplication(input.applicationId, ctx);
+    return { type: 'CreateRedirect', data: { redirectId: newId(), ...input, createdAt: ctx.now } } satisfies RedirectCommand;
+  }),
+  one: one(redirectAggregate),
+  update: change(redirectAggregate, (input) => ({ type: 'UpdateRedirect', data: input }) satisfies RedirectCommand),
+  delete: (input, ctx) => removeRedirect(input.redirectId, ctx),
+};
+
+export const security: GroupHandlers<typeof contract.security> = {
+  create: change(securityAggregate, async (input, ctx) => {
+    await ofApplication(input.applicationId, ctx);
+    return {
+      type: 'CreateSecurity',
+      data: {
+        securityId: newId(), applicationId: input.applicationId, username: input.username,
+        password: ctx.secrets.seal(input.password), createdAt: ctx.now, taken: await usersOf(input.applicationId, ctx),
+      },
+    } satisfies SecurityCommand;
+  }),
+  one: one(securityAggregate),
+  update: change(securityAggregate, async (input, ctx) => {
+    const current = await ctx.mustLoad(securityAggregate, input.securityId, 'securityId');
+    return {
+      type: 'UpdateSecurity',
+      data: {
+        securityId: input.securityId, username: input.username,
+        password: resealed(ctx, current.password, input.password), taken: await usersOf(current.applicationId, ctx),
+      },
+    } satisfies SecurityCommand;
+  }),
+  delete: (input, ctx) => removeSecurity(input.securityId, ctx),
+};

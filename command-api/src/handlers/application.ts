@@ -1,0 +1,89 @@
+import type { contract } from '@berth/shared/contract/index';
+import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
+import {
+  applicationAggregate, newApplication, type ApplicationCommand,
+} from '@berth/shared/domain/application/application';
+import type { BuildType } from '@berth/shared/domain/application/record';
+import { projectAggregate } from '@berth/shared/domain/project/project';
+import { newId } from '@berth/shared/ids';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { Context } from '../context.ts';
+import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
+import { childrenOf, removeChildrenOf } from './application-children.ts';
+import { sealedOrNull, updateApplication } from './application-update.ts';
+import { pending, type GroupHandlers, type Handler } from './kit.ts';
+
+/** A command on an existing application: answers the record after it. */
+const act = <I extends { applicationId: string }>(
+  build: (input: I, ctx: Context) => ApplicationCommand | Promise<ApplicationCommand>,
+): Handler<I> => async (input, ctx) => {
+  const { after } = await ctx.execute(applicationAggregate, input.applicationId, await build(input, ctx));
+  return ctx.view(applicationAggregate, after);
+};
+
+/**
+ * Deletes an application as `application.delete` does: its ports, redirects and users first, each
+ * by its own removal, then the application, and only then its appName is free for another service.
+ */
+export async function removeApplication(applicationId: string, ctx: Context): Promise<Doc | null> {
+  await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  await removeChildrenOf(applicationId, ctx);
+  const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
+  if (before) await releaseAppName(ctx, before.appName, applicationId);
+  return ctx.view(applicationAggregate, before);
+}
+
+/** The effect of these lives in the deployer, not built yet: NOT_FOUND or NOT_IMPLEMENTED, nothing appended. */
+const deployments = pending<{ applicationId: string }>('deployments', applicationAggregate);
+
+export const application: GroupHandlers<typeof contract.application> = {
+  create: async (input, ctx) => {
+    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
+    const applicationId = newId();
+    const appName = newAppName(input.appName, input.name);
+    await claimAppName(ctx, appName, applicationId);
+    const data = newApplication({
+      applicationId, projectId: input.projectId, name: input.name, appName,
+      description: input.description ?? null, refreshToken: newId(), createdAt: ctx.now,
+    });
+    const { after } = await ctx.execute(applicationAggregate, applicationId, { type: 'CreateApplication', data });
+    return ctx.view(applicationAggregate, after);
+  },
+  one: async (input, ctx) => ({
+    ...(await ctx.one(applicationAggregate, input.applicationId)),
+    ...(await childrenOf(input.applicationId, ctx)),
+    deployments: [], // kept by the deployer, not built yet
+  }),
+  update: updateApplication,
+  delete: (input, ctx) => removeApplication(input.applicationId, ctx),
+  saveEnvironment: act((input) => ({ type: 'SaveEnvironment', data: input })),
+  saveBuildType: act((input) => ({
+    type: 'SaveBuildType', data: { ...input, buildType: input.buildType as BuildType },
+  })),
+  saveForgeProvider: act((input) => ({ type: 'SaveForgeProvider', data: input })),
+  saveContainerProvider: act(async (input, ctx) => {
+    const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return { type: 'SaveContainerProvider', data: { ...input, password: sealedOrNull(ctx, input.password, current.password) } };
+  }),
+  saveGitProdiver: act((input) => ({ type: 'SaveGitProvider', data: input })),
+  generateSSHKey: act((input, ctx) => {
+    const { publicKey, privateKey } = generateSshKeyPair();
+    return {
+      type: 'GenerateSSHKey',
+      data: { applicationId: input.applicationId, customGitSSHKey: publicKey, sshPrivateKey: ctx.secrets.seal(privateKey) },
+    };
+  }),
+  removeSSHKey: act((input) => ({ type: 'RemoveSSHKey', data: input })),
+  refreshToken: act((input) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: newId() } })),
+  markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
+  updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
+  reload: deployments,
+  stop: deployments,
+  start: deployments,
+  redeploy: deployments,
+  deploy: deployments,
+  cleanQueues: deployments,
+  readProxyConfig: pending('proxy', applicationAggregate),
+  // Asked by runtime name, of any kind of service: nothing to look up until monitoring exists.
+  readAppMonitoring: pending('monitoring'),
+};

@@ -1,0 +1,69 @@
+import type { contract } from '@berth/shared/contract/index';
+import { BACKUP_DATABASE_TYPES } from '@berth/shared/contract/storage';
+import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type OwnerField } from '@berth/shared/domain/backup/backup';
+import { destinationAggregate } from '@berth/shared/domain/destination/destination';
+import { databaseAggregates } from '@berth/shared/domain/database/database';
+import { badRequest } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import type { Context } from '../context.ts';
+import { change, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+
+/** Removes one backup, as `backup.remove` does: answers the removed record. */
+const removeBackup = removal<{ backupId: string }>(backupAggregate, (input) => ({
+  type: 'RemoveBackup', data: { backupId: input.backupId },
+}));
+
+/** Removes every backup of a database (its `<engine>Id` field is `databaseId`), with the database. */
+export async function removeBackupsOf(ctx: Context, databaseIdField: string, databaseId: string): Promise<void> {
+  for (const backup of await ctx.list(backupAggregate, databaseIdField, databaseId)) {
+    await removeBackup({ backupId: String(backup.backupId) }, ctx);
+  }
+}
+
+/** The destination a backup uploads to, as much of it as a backup's reader needs (no keys). */
+async function destinationSummary(destinationId: string, ctx: Context) {
+  const destination = await ctx.infra.readStore.get(destinationAggregate.name, destinationId);
+  return destination && { destinationId, name: destination.name, bucket: destination.bucket };
+}
+
+/**
+ * `manualBackup<Engine>`: the backup must exist and be of that engine (a dbgamma backup cannot
+ * be run by the dbalpha dump), then the run itself waits for the backups capability.
+ */
+const manualBackup = (type: BackupDatabaseType): Handler<{ backupId: string }> => async (input, ctx) => {
+  const backup = await ctx.mustLoad(backupAggregate, input.backupId, 'backupId');
+  if (backup.databaseType !== type) throw badRequest('backupId', `is a ${backup.databaseType} backup, not a ${type} one`);
+  return pending('backups')(input, ctx);
+};
+
+export const backup: GroupHandlers<typeof contract.backup> = {
+  create: change(backupAggregate, async (input, ctx) => {
+    const databaseType = input.databaseType as BackupDatabaseType;
+    const databaseId = ownerOf({ ...input, databaseType });
+    await ctx.mustLoad(databaseAggregates[databaseType], databaseId, ownerField(databaseType));
+    await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
+    const owners = Object.fromEntries(BACKUP_DATABASE_TYPES.map((type) =>
+      [ownerField(type), type === databaseType ? databaseId : null])) as Record<OwnerField, string | null>;
+    const data: Backup = {
+      backupId: newId(), schedule: input.schedule, enabled: input.enabled ?? true, prefix: input.prefix,
+      destinationId: input.destinationId, database: input.database, databaseType, ...owners, createdAt: ctx.now,
+    };
+    return { type: 'CreateBackup', data };
+  }),
+  one: async (input, ctx) => {
+    const record = await ctx.one(backupAggregate, input.backupId);
+    return { ...record, destination: await destinationSummary(String(record.destinationId), ctx) };
+  },
+  update: change(backupAggregate, async (input, ctx) => {
+    await ctx.mustLoad(backupAggregate, input.backupId, 'backupId');
+    await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
+    // A null `enabled` is "not said", as on create: it leaves the backup as it was.
+    const { enabled, ...rest } = input;
+    return { type: 'UpdateBackup', data: { ...rest, ...(enabled != null && { enabled }) } };
+  }),
+  remove: removeBackup,
+  manualBackupDbgamma: manualBackup('dbgamma'),
+  manualBackupDbbeta: manualBackup('dbbeta'),
+  manualBackupDbalpha: manualBackup('dbalpha'),
+  manualBackupDbdelta: manualBackup('dbdelta'),
+};

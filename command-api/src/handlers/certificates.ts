@@ -1,0 +1,35 @@
+import type { contract } from '@berth/shared/contract/index';
+import { certificateAggregate, defaultCertificatePath } from '@berth/shared/domain/certificate/certificate';
+import { inspectCertificate } from '@berth/shared/domain/certificate/pem';
+import { badRequest } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import { all, change, one, removal, type GroupHandlers } from './kit.ts';
+
+/** A chosen id names a stream and the default folder of the files: plain characters only. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function certificateIdOf(given: string | undefined): string {
+  if (!given) return newId();
+  if (!ID.test(given)) throw badRequest('certificateId', 'must be 1 to 64 letters, digits, "_" or "-"');
+  return given;
+}
+
+export const certificates: GroupHandlers<typeof contract.certificates> = {
+  create: change(certificateAggregate, (input, ctx) => {
+    // Read before the key is sealed: a sealed key can no longer be checked against the certificate.
+    const facts = inspectCertificate(input.certificateData, input.privateKey);
+    const certificateId = certificateIdOf(input.certificateId);
+    return {
+      type: 'CreateCertificate',
+      data: {
+        certificateId, name: input.name, certificateData: input.certificateData,
+        privateKey: ctx.secrets.seal(input.privateKey),
+        certificatePath: input.certificatePath || defaultCertificatePath(certificateId),
+        autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now,
+      },
+    };
+  }),
+  one: one(certificateAggregate),
+  all: all(certificateAggregate),
+  remove: removal(certificateAggregate, (input) => ({ type: 'RemoveCertificate', data: { certificateId: input.certificateId } })),
+};

@@ -1,0 +1,109 @@
+import type { contract } from '@berth/shared/contract/index';
+import type { InputOf } from '@berth/shared/contract/operation';
+import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
+import { defaultCommand } from '@berth/shared/domain/compose/command';
+import { composeAggregate, type ComposeCommand, type ComposeSourceType, type ComposeType } from '@berth/shared/domain/compose/compose';
+import { serviceNames } from '@berth/shared/domain/compose/compose-file';
+import { projectAggregate } from '@berth/shared/domain/project/project';
+import type { Status } from '@berth/shared/contract/schema';
+import { newId, randomHex } from '@berth/shared/ids';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { Context } from '../context.ts';
+import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { one, pending, type GroupHandlers, type Handler } from './kit.ts';
+import { sshKeyChange } from './ssh-key-update.ts';
+
+type Group = typeof contract.compose;
+const ID = 'composeId';
+
+const load = (ctx: Context, composeId: string) => ctx.mustLoad(composeAggregate, composeId, ID);
+
+/** A command on an existing compose service: answers the record after it. */
+const act = <I extends { composeId: string }>(
+  build: (input: I, ctx: Context) => ComposeCommand | Promise<ComposeCommand>,
+): Handler<I> => async (input, ctx) => {
+  const { after } = await ctx.execute(composeAggregate, input.composeId, await build(input, ctx));
+  return ctx.view(composeAggregate, after);
+};
+
+/** Deletes a compose service, as `compose.delete` does; its appName is free only afterwards. */
+export async function removeCompose(composeId: string, ctx: Context): Promise<Doc | null> {
+  await load(ctx, composeId);
+  const { before } = await ctx.execute(composeAggregate, composeId, { type: 'RemoveCompose', data: { composeId } });
+  if (before) await releaseAppName(ctx, before.appName, composeId);
+  return ctx.view(composeAggregate, before);
+}
+
+const create: Handler<InputOf<Group['create']>> = async (input, ctx) => {
+  await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
+  const composeId = newId();
+  const appName = newAppName(input.appName, input.name);
+  await claimAppName(ctx, appName, composeId);
+  const { after } = await ctx.execute(composeAggregate, composeId, {
+    type: 'CreateCompose',
+    data: {
+      composeId, name: input.name, appName, description: input.description ?? null, env: null, refreshToken: newId(),
+      composeFile: '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
+      repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
+      customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
+      projectId: input.projectId, createdAt: ctx.now, sshPrivateKey: null,
+    },
+  });
+  return ctx.view(composeAggregate, after);
+};
+
+const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
+  const current = await load(ctx, input.composeId);
+  // References are checked when they change: a record sent back as it was is not refused.
+  if (input.projectId !== undefined && input.projectId !== current.projectId) {
+    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
+  }
+  // createdAt is when the record was made, not a setting: it is ignored, as the id is.
+  const { composeId, createdAt: _createdAt, customGitSSHKey, ...fields } = input;
+  const command: ComposeCommand = {
+    type: 'UpdateCompose',
+    data: {
+      ...fields,
+      // The contract checks these against their lists; its schema helper leaves the type open.
+      sourceType: fields.sourceType as ComposeSourceType | undefined,
+      composeType: fields.composeType as ComposeType | undefined,
+      composeStatus: fields.composeStatus as Status | undefined,
+      ...sshKeyChange(ctx, customGitSSHKey, current),
+      composeId,
+    },
+  };
+  return withAppName(ctx, current.appName, input.appName, composeId, async () => {
+    const { after } = await ctx.execute(composeAggregate, composeId, command);
+    return ctx.view(composeAggregate, after);
+  });
+};
+
+/** The effect of these lives in the deployer, not built yet: NOT_FOUND or NOT_IMPLEMENTED, nothing appended. */
+const deployments = pending<{ composeId: string }>('deployments', composeAggregate);
+
+export const compose: GroupHandlers<Group> = {
+  create,
+  one: one(composeAggregate),
+  update,
+  delete: (input, ctx) => removeCompose(input.composeId, ctx),
+  generateSSHKey: act((input, ctx) => {
+    const { publicKey, privateKey } = generateSshKeyPair();
+    return {
+      type: 'GenerateComposeSSHKey',
+      data: { composeId: input.composeId, customGitSSHKey: publicKey, sshPrivateKey: ctx.secrets.seal(privateKey) },
+    };
+  }),
+  removeSSHKey: act((input) => ({ type: 'RemoveComposeSSHKey', data: { composeId: input.composeId } })),
+  refreshToken: act((input) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken: newId() } })),
+  randomizeCompose: act((input) => ({
+    type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
+  })),
+  allServices: async (input, ctx) => serviceNames((await load(ctx, input.composeId)).composeFile),
+  getDefaultCommand: async (input, ctx) => defaultCommand(await load(ctx, input.composeId)),
+  cleanQueues: deployments,
+  deploy: deployments,
+  redeploy: deployments,
+  stop: deployments,
+  deployTemplate: pending('templates', projectAggregate, 'projectId'),
+  templates: pending('templates'),
+};

@@ -1,0 +1,148 @@
+// The handlers of the five database groups, made by one factory: the engines differ only in
+// their id field, default image and credential fields, all read from the contract.
+import type { contract } from '@berth/shared/contract/index';
+import type { InputOf } from '@berth/shared/contract/operation';
+import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/shared/contract/databases';
+import type { Status } from '@berth/shared/contract/schema';
+import { randomPassword } from '@berth/shared/crypto/random-password';
+import { backupAggregate } from '@berth/shared/domain/backup/backup';
+import {
+  databaseAggregates, idFieldOf, type Credentials, type Database, type DatabasePatch,
+} from '@berth/shared/domain/database/database';
+import { projectAggregate } from '@berth/shared/domain/project/project';
+import { conflict } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { Context } from '../context.ts';
+import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { removeBackupsOf } from './backup.ts';
+import { pending, type GroupHandlers, type Handler } from './kit.ts';
+import { resealed } from './secret-update.ts';
+import type { ServiceKind } from './services.ts';
+
+/** Every engine group has the same operations and shapes; only the id field's name differs. */
+type EngineGroup = typeof contract.dbalpha;
+type Input = Record<string, unknown>;
+type CreateInput = InputOf<EngineGroup['create']> & { [K in keyof Credentials]?: string };
+
+const PASSWORDS = ['databasePassword', 'databaseRootPassword'] as const;
+const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFields(engine).includes(field));
+
+/**
+ * A host port serves one database: an `externalPort` another database (of any engine) already
+ * publishes is CONFLICT naming the field. Ports are numbers, so the read models are scanned
+ * rather than looked up by the text-valued `find`.
+ */
+async function mustBeFreePort(ctx: Context, port: unknown, engine: Engine, id: string): Promise<void> {
+  if (typeof port !== 'number') return;
+  for (const other of ENGINES) {
+    const idField = idFieldOf(other);
+    const holder = (await ctx.infra.readStore.all(other))
+      .find((doc) => doc.externalPort === port && !(other === engine && doc[idField] === id));
+    if (holder) throw conflict(`externalPort ${port} is already published by ${other} ${String(holder.appName)}`, 'externalPort');
+  }
+}
+
+/** Removes a database as its `remove` does: its backups first, then the database, then its appName. */
+export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
+  const aggregate = databaseAggregates[engine];
+  const idField = idFieldOf(engine);
+  await ctx.mustLoad(aggregate, id, idField);
+  await removeBackupsOf(ctx, idField, id);
+  const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
+  if (before) await releaseAppName(ctx, before.appName, id);
+  return ctx.view(aggregate, before);
+}
+
+export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
+  const aggregate = databaseAggregates[engine];
+  const idField = idFieldOf(engine);
+  const idOf = (input: Input) => String(input[idField]);
+
+  /** An update of some fields: answers the record after it. */
+  const save = (patchOf: (input: Input, ctx: Context) => DatabasePatch | Promise<DatabasePatch>): Handler<Input> =>
+    async (input, ctx) => {
+      const id = idOf(input);
+      const { after } = await ctx.execute(aggregate, id, { type: 'UpdateDatabase', data: { ...(await patchOf(input, ctx)), [idField]: id } });
+      return ctx.view(aggregate, after);
+    };
+
+  const create: Handler<CreateInput> = async (input, ctx) => {
+    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
+    const id = newId();
+    const appName = newAppName(input.appName, input.name);
+    const credentials: Credentials = {};
+    for (const field of credentialFields(engine) as (keyof Credentials)[]) {
+      const given = input[field] ?? '';
+      // Passwords are sealed here, before any event holds them; an empty one is generated.
+      if (field === 'databasePassword' || field === 'databaseRootPassword') credentials[field] = ctx.secrets.seal(given || randomPassword());
+      else credentials[field] = given;
+    }
+    await claimAppName(ctx, appName, id);
+    const data: Database = {
+      [idField]: id, name: input.name, appName, description: input.description ?? null,
+      containerImage: input.containerImage || DEFAULT_IMAGES[engine], command: null, env: null,
+      memoryReservation: null, memoryLimit: null, cpuReservation: null, cpuLimit: null, externalPort: null,
+      applicationStatus: 'idle', createdAt: ctx.now, projectId: input.projectId, ...credentials,
+    };
+    const { after } = await ctx.execute(aggregate, id, { type: 'CreateDatabase', data });
+    return ctx.view(aggregate, after);
+  };
+
+  const update: Handler<Input> = async (input, ctx) => {
+    const id = idOf(input);
+    const current = await ctx.mustLoad(aggregate, id, idField);
+    // References are checked when they change: a record sent back as it was is not refused.
+    if (typeof input.projectId === 'string' && input.projectId !== current.projectId) {
+      await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
+    }
+    await mustBeFreePort(ctx, input.externalPort, engine, id);
+    // createdAt is when the record was made, not a setting: it is ignored, as the id is.
+    const { [idField]: _id, createdAt: _createdAt, ...fields } = input;
+    for (const field of passwordsOf(engine)) {
+      const given = fields[field];
+      // An empty password keeps the current one: the database already runs with it.
+      if (typeof given === 'string' && given !== '') fields[field] = resealed(ctx, current[field], given);
+      else delete fields[field];
+    }
+    // The contract's closed schema admits only this engine's fields, with their types.
+    const patch = fields as DatabasePatch;
+    return withAppName(ctx, current.appName, patch.appName, id, () => save(() => patch)(input, ctx));
+  };
+
+  const runtime = pending<Input>('database runtime', aggregate, idField);
+
+  return {
+    create,
+    one: async (input: Input, ctx) => ({
+      ...(await ctx.one(aggregate, idOf(input))),
+      backups: await ctx.list(backupAggregate, idField, idOf(input)),
+    }),
+    update,
+    remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
+    saveEnvironment: save((input) => ({ env: (input.env as string | null | undefined) ?? null })),
+    saveExternalPort: save(async (input, ctx) => {
+      await mustBeFreePort(ctx, input.externalPort, engine, idOf(input));
+      return { externalPort: input.externalPort as number | null };
+    }),
+    changeStatus: async (input: Input, ctx) => {
+      const id = idOf(input);
+      const command = { type: 'ChangeDatabaseStatus', data: { [idField]: id, applicationStatus: input.applicationStatus as Status } } as const;
+      const { after } = await ctx.execute(aggregate, id, command);
+      return ctx.view(aggregate, after);
+    },
+    start: runtime,
+    stop: runtime,
+    deploy: runtime,
+    reload: runtime,
+  };
+}
+
+/** The handler groups, by engine name. */
+export const databaseGroups = Object.fromEntries(ENGINES.map((engine) => [engine, databaseHandlers(engine)])) as
+  Record<Engine, GroupHandlers<EngineGroup>>;
+
+/** Each engine as a kind of service a project holds. */
+export const databaseServiceKinds: ServiceKind[] = ENGINES.map((engine) => ({
+  key: engine, aggregate: databaseAggregates[engine], remove: (id: string, ctx: Context) => removeDatabase(engine, id, ctx),
+}));

@@ -1,0 +1,86 @@
+import { describe, it } from 'node:test';
+import type { Sealed } from '../../crypto/secrets.ts';
+import { specOf } from '../testing.ts';
+import { applicationAggregate, newApplication, type Application, type ApplicationEvent } from './application.ts';
+
+const spec = specOf(applicationAggregate);
+const app: Application = newApplication({
+  applicationId: 'a1', projectId: 'p1', name: 'shop', appName: 'shop-0a1b2c', description: null,
+  refreshToken: 't1', createdAt: '2026-01-01T00:00:00.000Z',
+});
+const created: ApplicationEvent = { type: 'ApplicationCreated', data: app };
+const deleted: ApplicationEvent = { type: 'ApplicationDeleted', data: { applicationId: 'a1' } };
+
+describe('application decider', () => {
+  it('creates an idle application of one replica built from a containerfile', () => {
+    spec.given([]).when({ type: 'CreateApplication', data: app }).then([created]);
+  });
+  it('refuses to create an application twice', () => {
+    spec.given([created]).when({ type: 'CreateApplication', data: app }).thenFails('CONFLICT', 'applicationId');
+  });
+  it('records only the fields an update changes', () => {
+    spec.given([created]).when({ type: 'UpdateApplication', data: { applicationId: 'a1', name: 'shop', replicas: 3, env: null } })
+      .then([{ type: 'ApplicationUpdated', data: { applicationId: 'a1', replicas: 3 } }]);
+  });
+  it('answers NOT_FOUND naming applicationId once the application is deleted', () => {
+    spec.given([created, deleted]).when({ type: 'SaveEnvironment', data: { applicationId: 'a1', env: 'A=1' } })
+      .thenFails('NOT_FOUND', 'applicationId');
+  });
+  it('saves the environment, and nothing when it is the same', () => {
+    spec.given([created]).when({ type: 'SaveEnvironment', data: { applicationId: 'a1', env: 'A=1' } })
+      .then([{ type: 'ApplicationEnvironmentSaved', data: { applicationId: 'a1', env: 'A=1' } }]);
+    spec.given([created]).when({ type: 'SaveEnvironment', data: { applicationId: 'a1', env: null } }).then([]);
+  });
+  it('saves the build type with its containerfile', () => {
+    spec.given([created]).when({ type: 'SaveBuildType', data: { applicationId: 'a1', buildType: 'gamma_packs', containerfile: 'FROM x' } })
+      .then([{ type: 'ApplicationBuildTypeSaved', data: { applicationId: 'a1', buildType: 'gamma_packs', containerfile: 'FROM x' } }]);
+  });
+  it('switches the source to what each provider saves', () => {
+    spec.given([created]).when({ type: 'SaveContainerProvider', data: { applicationId: 'a1', containerImage: 'nginx:1' } })
+      .then([{ type: 'ApplicationContainerProviderSaved', data: { applicationId: 'a1', containerImage: 'nginx:1', sourceType: 'container' } }]);
+    spec.given([created]).when({ type: 'SaveGitProvider', data: { applicationId: 'a1', customGitUrl: 'git@x:y.git' } })
+      .then([{ type: 'ApplicationGitProviderSaved', data: { applicationId: 'a1', customGitUrl: 'git@x:y.git', sourceType: 'git' } }]);
+    spec.given([created, { type: 'ApplicationGitProviderSaved', data: { applicationId: 'a1', sourceType: 'git' } }])
+      .when({ type: 'SaveForgeProvider', data: { applicationId: 'a1', owner: 'me', repository: 'shop' } })
+      .then([{ type: 'ApplicationForgeProviderSaved', data: { applicationId: 'a1', owner: 'me', repository: 'shop', sourceType: 'forge' } }]);
+  });
+  it('removes a generated SSH key, and does nothing when there is none', () => {
+    const key: ApplicationEvent = {
+      type: 'ApplicationSSHKeyGenerated',
+      data: { applicationId: 'a1', customGitSSHKey: 'ssh-ed25519 AAAA', sshPrivateKey: 'enc:v1:x' as Sealed },
+    };
+    spec.given([created, key]).when({ type: 'RemoveSSHKey', data: { applicationId: 'a1' } })
+      .then([{ type: 'ApplicationSSHKeyRemoved', data: { applicationId: 'a1' } }]);
+    spec.given([created]).when({ type: 'RemoveSSHKey', data: { applicationId: 'a1' } }).then([]);
+  });
+  it('marks an application running once', () => {
+    spec.given([created]).when({ type: 'MarkRunning', data: { applicationId: 'a1' } })
+      .then([{ type: 'ApplicationMarkedRunning', data: { applicationId: 'a1' } }]);
+    spec.given([created, { type: 'ApplicationMarkedRunning', data: { applicationId: 'a1' } }])
+      .when({ type: 'MarkRunning', data: { applicationId: 'a1' } }).then([]);
+  });
+  it('refreshes the token', () => {
+    spec.given([created]).when({ type: 'RefreshToken', data: { applicationId: 'a1', refreshToken: 't2' } })
+      .then([{ type: 'ApplicationTokenRefreshed', data: { applicationId: 'a1', refreshToken: 't2' } }]);
+  });
+  it('stores a proxy configuration that is a YAML mapping', () => {
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n';
+    spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } })
+      .then([{ type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }]);
+  });
+  it('refuses a proxy configuration that is not valid YAML, or not a mapping, naming proxyConfig', () => {
+    spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: 'http: [unclosed' } })
+      .thenFails('BAD_REQUEST', 'proxyConfig');
+    spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: '- a\n- b\n' } })
+      .thenFails('BAD_REQUEST', 'proxyConfig');
+  });
+  it('answers NOT_FOUND before judging the proxy configuration of an unknown application', () => {
+    spec.given([]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: 'http: [' } })
+      .thenFails('NOT_FOUND', 'applicationId');
+  });
+  it('deletes an application that exists, and only then', () => {
+    spec.given([created]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } }).then([deleted]);
+    spec.given([created, deleted]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } })
+      .thenFails('NOT_FOUND', 'applicationId');
+  });
+});

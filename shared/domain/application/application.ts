@@ -1,0 +1,109 @@
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { checkProxyConfig } from './proxy-config.ts';
+import type { Application } from './record.ts';
+
+export type { Application, NewApplication } from './record.ts';
+export { newApplication } from './record.ts';
+
+type Id = { applicationId: string };
+type With<K extends keyof Application> = Id & Pick<Application, K>;
+/** Given fields of a save: one left out stays as it is. */
+type Saved<K extends keyof Application> = Id & Partial<Pick<Application, K>>;
+/** What a change event carries: only the fields that changed. */
+type Changed = Id & Partial<Application>;
+
+export type ApplicationCommand =
+  | { type: 'CreateApplication'; data: Application }
+  | { type: 'UpdateApplication'; data: Id & Partial<Omit<Application, 'applicationId' | 'createdAt'>> }
+  | { type: 'SaveEnvironment'; data: Saved<'env'> }
+  | { type: 'SaveBuildType'; data: Id & Pick<Application, 'buildType'> & Partial<Pick<Application, 'containerfile'>> }
+  | { type: 'SaveForgeProvider'; data: Saved<'repository' | 'branch' | 'owner' | 'buildPath'> }
+  | { type: 'SaveContainerProvider'; data: Saved<'containerImage' | 'username' | 'password'> }
+  | { type: 'SaveGitProvider'; data: Saved<'customGitUrl' | 'customGitBranch' | 'customGitBuildPath'> }
+  | { type: 'GenerateSSHKey'; data: With<'customGitSSHKey' | 'sshPrivateKey'> }
+  | { type: 'RemoveSSHKey'; data: Id }
+  | { type: 'RefreshToken'; data: With<'refreshToken'> }
+  | { type: 'MarkRunning'; data: Id }
+  | { type: 'UpdateProxyConfig'; data: Id & { proxyConfig: string } }
+  | { type: 'DeleteApplication'; data: Id };
+
+/** Events that carry the changed fields, folded the same way: merged into the record. */
+type ChangeEventType =
+  | 'ApplicationUpdated' | 'ApplicationEnvironmentSaved' | 'ApplicationBuildTypeSaved'
+  | 'ApplicationForgeProviderSaved' | 'ApplicationContainerProviderSaved' | 'ApplicationGitProviderSaved'
+  | 'ApplicationSSHKeyGenerated' | 'ApplicationTokenRefreshed' | 'ApplicationProxyConfigUpdated';
+
+export type ApplicationEvent =
+  | { type: 'ApplicationCreated'; data: Application }
+  | { type: ChangeEventType; data: Changed }
+  | { type: 'ApplicationSSHKeyRemoved'; data: Id }
+  | { type: 'ApplicationMarkedRunning'; data: Id }
+  | { type: 'ApplicationDeleted'; data: Id };
+
+const LABEL = 'Application';
+
+/** One change event with the fields of `patch` that differ, or none when nothing would change. */
+function change(type: ChangeEventType, state: Application | null, patch: Partial<Application>): ApplicationEvent[] {
+  const application = mustExist(state, 'applicationId', LABEL);
+  return updated(type, 'applicationId', application.applicationId, application, patch);
+}
+
+export const applicationAggregate: Aggregate<Application, ApplicationCommand, ApplicationEvent> = {
+  name: 'application',
+  idField: 'applicationId',
+  label: LABEL,
+  hidden: ['sshPrivateKey'],
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApplicationCreated': return { ...event.data };
+      case 'ApplicationUpdated':
+      case 'ApplicationEnvironmentSaved':
+      case 'ApplicationBuildTypeSaved':
+      case 'ApplicationForgeProviderSaved':
+      case 'ApplicationContainerProviderSaved':
+      case 'ApplicationGitProviderSaved':
+      case 'ApplicationSSHKeyGenerated':
+      case 'ApplicationTokenRefreshed':
+      case 'ApplicationProxyConfigUpdated':
+        return state && { ...state, ...event.data };
+      case 'ApplicationSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
+      case 'ApplicationMarkedRunning': return state && { ...state, applicationStatus: 'running' };
+      case 'ApplicationDeleted': return null;
+      default: return exhaustive(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateApplication':
+        mustNotExist(state, LABEL, 'applicationId');
+        return [{ type: 'ApplicationCreated', data: command.data }];
+      case 'UpdateApplication': return change('ApplicationUpdated', state, command.data);
+      case 'SaveEnvironment': return change('ApplicationEnvironmentSaved', state, command.data);
+      case 'SaveBuildType': return change('ApplicationBuildTypeSaved', state, command.data);
+      case 'SaveForgeProvider': return change('ApplicationForgeProviderSaved', state, { ...command.data, sourceType: 'forge' });
+      case 'SaveContainerProvider':
+        return change('ApplicationContainerProviderSaved', state, { ...command.data, sourceType: 'container' });
+      case 'SaveGitProvider': return change('ApplicationGitProviderSaved', state, { ...command.data, sourceType: 'git' });
+      case 'GenerateSSHKey': return change('ApplicationSSHKeyGenerated', state, command.data);
+      case 'RemoveSSHKey': {
+        const application = mustExist(state, 'applicationId', LABEL);
+        return application.customGitSSHKey === null && application.sshPrivateKey === null
+          ? [] : [{ type: 'ApplicationSSHKeyRemoved', data: command.data }];
+      }
+      case 'RefreshToken': return change('ApplicationTokenRefreshed', state, command.data);
+      case 'MarkRunning': {
+        const application = mustExist(state, 'applicationId', LABEL);
+        return application.applicationStatus === 'running' ? [] : [{ type: 'ApplicationMarkedRunning', data: command.data }];
+      }
+      case 'UpdateProxyConfig':
+        mustExist(state, 'applicationId', LABEL); // an unknown id is NOT_FOUND whatever the text
+        return change('ApplicationProxyConfigUpdated', state, { ...command.data, proxyConfig: checkProxyConfig(command.data.proxyConfig) });
+      case 'DeleteApplication':
+        mustExist(state, 'applicationId', LABEL);
+        return [{ type: 'ApplicationDeleted', data: command.data }];
+      default: return exhaustive(command);
+    }
+  },
+};

@@ -1,0 +1,53 @@
+import { describe, it } from 'node:test';
+import { specOf } from '../testing.ts';
+import { backupAggregate, type Backup } from './backup.ts';
+
+const spec = specOf(backupAggregate);
+const created: Backup = {
+  backupId: 'b1', schedule: '0 3 * * *', enabled: true, prefix: 'nightly', destinationId: 'd1', database: 'app',
+  databaseType: 'dbgamma', dbalphaId: null, dbbetaId: null, dbgammaId: 'g1', dbdeltaId: null, createdAt: '2026-01-01T00:00:00.000Z',
+};
+const change = { backupId: 'b1', schedule: '0 3 * * *', prefix: 'nightly', destinationId: 'd1', database: 'app' };
+
+describe('backup decider', () => {
+  it('creates a backup of the database its type names', () => {
+    spec.given([]).when({ type: 'CreateBackup', data: created }).then([{ type: 'BackupCreated', data: created }]);
+  });
+  it('accepts a six-field schedule with seconds and a nickname', () => {
+    for (const schedule of ['*/30 * * * * *', '@daily']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } })
+        .then([{ type: 'BackupCreated', data: { ...created, schedule } }]);
+    }
+  });
+  it('refuses a schedule that is not a cron expression, naming schedule', () => {
+    for (const schedule of ['every night', '61 * * * *', '']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } }).thenFails('BAD_REQUEST', 'schedule');
+    }
+  });
+  it('refuses a backup without the id of the database its type names', () => {
+    spec.given([]).when({ type: 'CreateBackup', data: { ...created, dbgammaId: null } }).thenFails('BAD_REQUEST', 'dbgammaId');
+  });
+  it('refuses a backup that also names a database of another engine', () => {
+    spec.given([]).when({ type: 'CreateBackup', data: { ...created, dbalphaId: 'a1' } }).thenFails('BAD_REQUEST', 'dbalphaId');
+  });
+  it('refuses to create a backup twice', () => {
+    spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'CreateBackup', data: created }).thenFails('CONFLICT', 'backupId');
+  });
+  it('records only what an update changes', () => {
+    spec.given([{ type: 'BackupCreated', data: created }])
+      .when({ type: 'UpdateBackup', data: { ...change, schedule: '0 4 * * *', enabled: false } })
+      .then([{ type: 'BackupUpdated', data: { backupId: 'b1', schedule: '0 4 * * *', enabled: false } }]);
+  });
+  it('appends nothing for an update that changes nothing', () => {
+    spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'UpdateBackup', data: change }).then([]);
+  });
+  it('refuses an update to a schedule that is not a cron expression', () => {
+    spec.given([{ type: 'BackupCreated', data: created }])
+      .when({ type: 'UpdateBackup', data: { ...change, schedule: '* *' } }).thenFails('BAD_REQUEST', 'schedule');
+  });
+  it('answers NOT_FOUND naming backupId once the backup is removed', () => {
+    const history = [{ type: 'BackupCreated', data: created }, { type: 'BackupRemoved', data: { backupId: 'b1' } }] as const;
+    spec.given(history).when({ type: 'UpdateBackup', data: change }).thenFails('NOT_FOUND', 'backupId');
+    spec.given(history).when({ type: 'RemoveBackup', data: { backupId: 'b1' } }).thenFails('NOT_FOUND', 'backupId');
+  });
+});

@@ -1,0 +1,68 @@
+import { badRequest } from '../../errors.ts';
+import type { Sealed } from '../../crypto/secrets.ts';
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+import { mustExist, mustNotExist } from '../decisions.ts';
+import type { CertificateFacts } from './pem.ts';
+
+/** A TLS certificate with its key, served by the proxy for the domains that use it. */
+export interface Certificate extends CertificateFacts {
+  certificateId: string;
+  name: string;
+  certificateData: string;
+  /** Sealed by the handler: the log never holds a private key in clear. */
+  privateKey: Sealed;
+  /** Folder of the certificate's files, relative to the proxy's dynamic configuration folder. */
+  certificatePath: string;
+  autoRenew: boolean | null;
+  createdAt: string;
+}
+
+export type CertificateCommand =
+  | { type: 'CreateCertificate'; data: Certificate }
+  | { type: 'RemoveCertificate'; data: { certificateId: string } };
+
+export type CertificateEvent =
+  | { type: 'CertificateCreated'; data: Certificate }
+  | { type: 'CertificateRemoved'; data: { certificateId: string } };
+
+const LABEL = 'Certificate';
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/** The default folder of a certificate's files: one per certificate, so none overwrites another. */
+export const defaultCertificatePath = (certificateId: string) => `certificates/${certificateId}`;
+
+/**
+ * The proxy writer creates files under `certificatePath`: a relative path of plain segments only,
+ * so no certificate can be written outside the proxy's folder (no `..`, no absolute path).
+ */
+export function mustBeCertificatePath(path: string): void {
+  if (!path.split('/').every((segment) => SEGMENT.test(segment))) {
+    throw badRequest('certificatePath', 'must be a relative path of letters, digits, "_", "-" and "." (no "..")');
+  }
+}
+
+export const certificateAggregate: Aggregate<Certificate, CertificateCommand, CertificateEvent> = {
+  name: 'certificate',
+  idField: 'certificateId',
+  label: LABEL,
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'CertificateCreated': return { ...event.data };
+      case 'CertificateRemoved': return null;
+      default: return exhaustive(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateCertificate':
+        mustNotExist(state, LABEL, 'certificateId');
+        mustBeCertificatePath(command.data.certificatePath);
+        return [{ type: 'CertificateCreated', data: command.data }];
+      case 'RemoveCertificate':
+        mustExist(state, 'certificateId', LABEL);
+        return [{ type: 'CertificateRemoved', data: command.data }];
+      default: return exhaustive(command);
+    }
+  },
+};

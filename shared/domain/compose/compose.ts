@@ -1,0 +1,120 @@
+import type { COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Status } from '../../contract/schema.ts';
+import type { Sealed } from '../../crypto/secrets.ts';
+import { badRequest } from '../../errors.ts';
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { composeFileProblem } from './compose-file.ts';
+import { randomizeComposeFile, SUFFIX } from './randomize.ts';
+
+export type ComposeType = (typeof COMPOSE_TYPES)[number];
+export type ComposeSourceType = (typeof COMPOSE_SOURCE_TYPES)[number];
+
+export interface Compose {
+  composeId: string;
+  name: string;
+  appName: string;
+  description: string | null;
+  env: string | null;
+  refreshToken: string | null;
+  composeFile: string;
+  sourceType: ComposeSourceType;
+  composeType: ComposeType;
+  repository: string | null;
+  owner: string | null;
+  branch: string | null;
+  autoDeploy: boolean | null;
+  customGitUrl: string | null;
+  customGitBranch: string | null;
+  /** The public half of the git SSH key, to paste into the forge's deploy keys. */
+  customGitSSHKey: string | null;
+  command: string;
+  composePath: string;
+  composeStatus: Status;
+  projectId: string;
+  createdAt: string;
+  /** The private half of the git SSH key, sealed; never answered (see `hidden`). */
+  sshPrivateKey: Sealed | null;
+}
+
+type Id = Pick<Compose, 'composeId'>;
+export type ComposePatch = Id & Partial<Omit<Compose, 'composeId' | 'createdAt'>>;
+type KeyPair = Id & { customGitSSHKey: string; sshPrivateKey: Sealed };
+
+export type ComposeCommand =
+  | { type: 'CreateCompose'; data: Compose }
+  | { type: 'UpdateCompose'; data: ComposePatch }
+  | { type: 'GenerateComposeSSHKey'; data: KeyPair }
+  | { type: 'RemoveComposeSSHKey'; data: Id }
+  | { type: 'RefreshComposeToken'; data: Id & { refreshToken: string } }
+  | { type: 'RandomizeCompose'; data: Id & { suffix: string } }
+  | { type: 'RemoveCompose'; data: Id };
+
+export type ComposeEvent =
+  | { type: 'ComposeCreated'; data: Compose }
+  | { type: 'ComposeUpdated'; data: Id & Partial<Compose> }
+  | { type: 'ComposeSSHKeyGenerated'; data: KeyPair }
+  | { type: 'ComposeSSHKeyRemoved'; data: Id }
+  | { type: 'ComposeTokenRefreshed'; data: Id & { refreshToken: string } }
+  | { type: 'ComposeRandomized'; data: Id & { suffix: string; composeFile: string } }
+  | { type: 'ComposeRemoved'; data: Id };
+
+const LABEL = 'Compose service';
+const ID = 'composeId';
+
+function update(compose: Compose, patch: ComposePatch): ComposeEvent[] {
+  if (patch.composeFile !== undefined) {
+    const problem = composeFileProblem(patch.composeFile);
+    if (problem) throw badRequest('composeFile', problem);
+  }
+  return updated('ComposeUpdated', ID, compose.composeId, compose, patch);
+}
+
+function randomize(compose: Compose, suffix: string): ComposeEvent[] {
+  if (!SUFFIX.test(suffix)) throw badRequest('prefix', 'must be 1 to 63 letters, digits, "_", "." or "-"');
+  const composeFile = randomizeComposeFile(compose.composeFile, suffix);
+  return composeFile === compose.composeFile ? [] : [{ type: 'ComposeRandomized', data: { composeId: compose.composeId, suffix, composeFile } }];
+}
+
+export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> = {
+  name: 'compose',
+  idField: ID,
+  label: LABEL,
+  hidden: ['sshPrivateKey'],
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ComposeCreated': return { ...event.data };
+      case 'ComposeUpdated':
+      case 'ComposeSSHKeyGenerated':
+      case 'ComposeTokenRefreshed': return state && { ...state, ...event.data };
+      case 'ComposeSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
+      case 'ComposeRandomized': return state && { ...state, composeFile: event.data.composeFile };
+      case 'ComposeRemoved': return null;
+      default: return exhaustive(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateCompose':
+        mustNotExist(state, LABEL, ID);
+        return [{ type: 'ComposeCreated', data: command.data }];
+      case 'UpdateCompose': return update(mustExist(state, ID, LABEL), command.data);
+      case 'GenerateComposeSSHKey':
+        mustExist(state, ID, LABEL);
+        return [{ type: 'ComposeSSHKeyGenerated', data: command.data }];
+      case 'RemoveComposeSSHKey': {
+        const compose = mustExist(state, ID, LABEL);
+        const hasKey = compose.customGitSSHKey !== null || compose.sshPrivateKey !== null;
+        return hasKey ? [{ type: 'ComposeSSHKeyRemoved', data: command.data }] : [];
+      }
+      case 'RefreshComposeToken':
+        mustExist(state, ID, LABEL);
+        return [{ type: 'ComposeTokenRefreshed', data: command.data }];
+      case 'RandomizeCompose': return randomize(mustExist(state, ID, LABEL), command.data.suffix);
+      case 'RemoveCompose':
+        mustExist(state, ID, LABEL);
+        return [{ type: 'ComposeRemoved', data: command.data }];
+      default: return exhaustive(command);
+    }
+  },
+};

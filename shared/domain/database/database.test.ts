@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Sealed } from '../../crypto/secrets.ts';
+import { fold } from '../aggregate.ts';
+import { specOf } from '../testing.ts';
+import { databaseAggregate, databaseAggregates, type Database } from './database.ts';
+
+const base = {
+  name: 'orders', appName: 'orders-a1b2c3', description: null, containerImage: 'dbgamma:15', command: null, env: null,
+  memoryReservation: null, memoryLimit: null, cpuReservation: null, cpuLimit: null, externalPort: null,
+  applicationStatus: 'idle', createdAt: '2026-01-01T00:00:00.000Z', projectId: 'p1',
+} satisfies Omit<Database, 'dbgammaId'>;
+const gamma: Database = {
+  ...base, dbgammaId: 'g1', databaseName: 'orders', databaseUser: 'app', databasePassword: 'enc:v1:a.b.c' as Sealed,
+};
+const epsilon: Database = { ...base, containerImage: 'dbepsilon:8', dbepsilonId: 'e1', databasePassword: 'enc:v1:d.e.f' as Sealed };
+
+describe('database decider (one factory for every engine)', () => {
+  it('names each engine aggregate, its id field, stream prefix and label after the engine', () => {
+    assert.equal(databaseAggregates.dbdelta.name, 'dbdelta');
+    assert.equal(databaseAggregates.dbdelta.idField, 'dbdeltaId');
+    assert.equal(databaseAggregates.dbdelta.label, 'dbdelta database');
+  });
+
+  it('records events named after their engine', () => {
+    specOf(databaseAggregate('dbgamma')).given([]).when({ type: 'CreateDatabase', data: gamma })
+      .then([{ type: 'DbgammaCreated', data: gamma }]);
+    specOf(databaseAggregate('dbepsilon')).given([]).when({ type: 'CreateDatabase', data: epsilon })
+      .then([{ type: 'DbepsilonCreated', data: epsilon }]);
+  });
+
+  it('refuses to create the same database twice, naming its id field', () => {
+    specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: gamma }])
+      .when({ type: 'CreateDatabase', data: gamma }).thenFails('CONFLICT', 'dbgammaId');
+  });
+
+  it('records only the fields an update changes', () => {
+    specOf(databaseAggregates.dbepsilon).given([{ type: 'DbepsilonCreated', data: epsilon }])
+      .when({ type: 'UpdateDatabase', data: { dbepsilonId: 'e1', name: 'orders', env: 'A=1', externalPort: 6380 } })
+      .then([{ type: 'DbepsilonUpdated', data: { env: 'A=1', externalPort: 6380, dbepsilonId: 'e1' } }]);
+  });
+
+  it('changes the status to the given one, and appends nothing when it already is', () => {
+    const spec = specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: gamma }]);
+    spec.when({ type: 'ChangeDatabaseStatus', data: { dbgammaId: 'g1', applicationStatus: 'running' } })
+      .then([{ type: 'DbgammaStatusChanged', data: { dbgammaId: 'g1', applicationStatus: 'running' } }]);
+    spec.when({ type: 'ChangeDatabaseStatus', data: { dbgammaId: 'g1', applicationStatus: 'idle' } }).then([]);
+  });
+
+  it('folds a status change into the record', () => {
+    const aggregate = databaseAggregates.dbgamma;
+    const state = fold(aggregate, [
+      { type: 'DbgammaCreated', data: gamma }, { type: 'DbgammaStatusChanged', data: { dbgammaId: 'g1', applicationStatus: 'error' } },
+    ]);
+    assert.equal(state?.applicationStatus, 'error');
+  });
+
+  it('answers NOT_FOUND naming the engine id field for a removed database', () => {
+    specOf(databaseAggregates.dbepsilon)
+      .given([{ type: 'DbepsilonCreated', data: epsilon }, { type: 'DbepsilonRemoved', data: { dbepsilonId: 'e1' } }])
+      .when({ type: 'UpdateDatabase', data: { dbepsilonId: 'e1', name: 'x' } }).thenFails('NOT_FOUND', 'dbepsilonId');
+  });
+});

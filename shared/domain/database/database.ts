@@ -1,0 +1,107 @@
+// One decider for the five database engines: they differ only in their name, id field and
+// credential fields, so each engine's aggregate is this factory applied to its name.
+import { ENGINES, type Engine } from '../../contract/databases.ts';
+import type { Status } from '../../contract/schema.ts';
+import type { Sealed } from '../../crypto/secrets.ts';
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+import { mustExist, mustNotExist, updated } from '../decisions.ts';
+
+export type DatabaseIdField = `${Engine}Id`;
+/** The record's id under its engine's id field (`dbalphaId`, ...). */
+export type DatabaseKey = Partial<Record<DatabaseIdField, string>>;
+
+export interface DatabaseFields {
+  name: string;
+  appName: string;
+  description: string | null;
+  containerImage: string;
+  command: string | null;
+  env: string | null;
+  memoryReservation: number | null;
+  memoryLimit: number | null;
+  cpuReservation: number | null;
+  cpuLimit: number | null;
+  externalPort: number | null;
+  applicationStatus: Status;
+  createdAt: string;
+  projectId: string;
+}
+
+/** The credential fields; which of them an engine has is `credentialFields(engine)`. Passwords are sealed. */
+export interface Credentials {
+  databaseName?: string;
+  databaseUser?: string;
+  databasePassword?: Sealed;
+  databaseRootPassword?: Sealed;
+}
+
+export type Database = DatabaseFields & Credentials & DatabaseKey;
+export type DatabasePatch = DatabaseKey & Partial<Omit<DatabaseFields, 'createdAt'> & Credentials>;
+
+export type DatabaseCommand =
+  | { type: 'CreateDatabase'; data: Database }
+  | { type: 'UpdateDatabase'; data: DatabasePatch }
+  | { type: 'ChangeDatabaseStatus'; data: DatabaseKey & { applicationStatus: Status } }
+  | { type: 'RemoveDatabase'; data: DatabaseKey };
+
+/** Event types name their engine (`DbalphaCreated`), so the log and the bus say what changed. */
+type EventOf<K extends string, D> = { type: `${Capitalize<Engine>}${K}`; data: D };
+export type DatabaseEvent =
+  | EventOf<'Created', Database>
+  | EventOf<'Updated', DatabasePatch>
+  | EventOf<'StatusChanged', DatabaseKey & { applicationStatus: Status }>
+  | EventOf<'Removed', DatabaseKey>;
+
+export type DatabaseAggregate = Aggregate<Database, DatabaseCommand, DatabaseEvent>;
+
+export const idFieldOf = (engine: Engine): DatabaseIdField => `${engine}Id`;
+
+export function databaseAggregate(engine: Engine): DatabaseAggregate {
+  const idField = idFieldOf(engine);
+  const label = `${engine} database`;
+  const prefix = (engine.charAt(0).toUpperCase() + engine.slice(1)) as Capitalize<Engine>;
+  const types = {
+    created: `${prefix}Created`, updated: `${prefix}Updated`, statusChanged: `${prefix}StatusChanged`, removed: `${prefix}Removed`,
+  } as const;
+  const is = <K extends string>(kind: K) =>
+    (event: DatabaseEvent): event is Extract<DatabaseEvent, EventOf<K, unknown>> => event.type === `${prefix}${kind}`;
+  const idOf = (record: DatabaseKey) => record[idField] ?? '';
+
+  return {
+    name: engine,
+    idField,
+    label,
+    evolve(state, event) {
+      if (is('Created')(event)) return { ...event.data };
+      if (is('Updated')(event) || is('StatusChanged')(event)) return state && { ...state, ...event.data };
+      if (is('Removed')(event)) return null;
+      return exhaustive(event);
+    },
+    decide(command, state) {
+      switch (command.type) {
+        case 'CreateDatabase':
+          mustNotExist(state, label, idField);
+          return [{ type: types.created, data: command.data }];
+        case 'UpdateDatabase': {
+          const database = mustExist(state, idField, label);
+          return updated(types.updated, idField, idOf(database), database, command.data);
+        }
+        case 'ChangeDatabaseStatus': {
+          const database = mustExist(state, idField, label);
+          return database.applicationStatus === command.data.applicationStatus
+            ? [] : [{ type: types.statusChanged, data: command.data }];
+        }
+        case 'RemoveDatabase':
+          mustExist(state, idField, label);
+          return [{ type: types.removed, data: command.data }];
+        default: return exhaustive(command);
+      }
+    },
+  };
+}
+
+/** The aggregate of each engine. */
+export const databaseAggregates = Object.fromEntries(
+  ENGINES.map((engine) => [engine, databaseAggregate(engine)]),
+) as Record<Engine, DatabaseAggregate>;

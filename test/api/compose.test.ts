@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parseComposeFile } from '@berth/shared/domain/compose/compose-file';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+const FILE = `services:
+  web:
+    image: nginx
+    depends_on: [db]
+    volumes: ["data:/srv"]
+  db:
+    image: dbgamma:15
+volumes:
+  data: {}
+`;
+
+/** A compose file's text as plain data. */
+const parse = (text: string) => parseComposeFile(text)?.toJS();
+
+describe('compose operations', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'compose project' }));
+  });
+  after(() => berth.stop());
+
+  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
+  const create = (input: Record<string, unknown> = {}) => berth.ok('compose.create', { name: 'shop', projectId, ...input });
+  const pathsOf = (body: { issues: { path: string }[] }) => body.issues.map((issue) => issue.path);
+  /** A refusal: its status, the field it names, and nothing appended. */
+  async function refused(operation: string, input: Record<string, unknown>, status: number, field?: string) {
+    const head = await berth.head();
+    const answer = await berth.call(operation, input);
+    assert.equal(answer.status, status, JSON.stringify(answer.body));
+    if (field) assert.deepEqual(pathsOf(answer.body), [field]);
+    assert.equal(await berth.head(), head);
+  }
+
+  it('creates a raw container-compose service, readable at once and listed in its project', async () => {
+    const created = await create({ appName: 'Shop Front' });
+    assert.match(created.appName, /^shop-front-[0-9a-f]{6}$/);
+    assert.equal(created.composeType, 'container-compose');
+    assert.equal(created.sourceType, 'raw');
+    assert.equal(created.composeFile, '');
+    assert.equal(created.composePath, 'docker-compose.yml');
+    assert.equal(created.command, '');
+    assert.equal(created.composeStatus, 'idle');
+    assert.equal(typeof created.refreshToken, 'string');
+    assert.equal(created.customGitSSHKey, null);
+    assert.deepEqual(await berth.ok('compose.one', { composeId: created.composeId }), created);
+    const project = await berth.ok('project.one', { projectId });
+    assert.ok(project.compose.some((c: { composeId: string }) => c.composeId === created.composeId));
+  });
+
+  it('creates a stack when asked', async () => {
+    assert.equal((await create({ composeType: 'stack' })).composeType, 'stack');
+  });
+
+  it('refuses a create in a missing project, naming projectId', async () => {
+    await refused('compose.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
+  });
+
+  it('updates any field, ignores createdAt, and lists the services of the saved file', async () => {
+    const { composeId, createdAt } = await create();
+    const updated = await berth.ok('compose.update', {
+      composeId, composeFile: FILE, description: 'the shop', composePath: 'deploy/compose.yml', autoDeploy: true,
+      createdAt: '2000-01-01T00:00:00.000Z',
+    });
+    assert.equal(updated.composeFile, FILE);
+    assert.equal(updated.description, 'the shop');
+    assert.equal(updated.createdAt, createdAt);
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web', 'db']);
+  });
+
+  it('refuses a compose file that is not YAML with a services mapping, naming composeFile', async () => {
+    const { composeId } = await create();
+    await refused('compose.update', { composeId, composeFile: 'services: [web' }, 400, 'composeFile');
+    await refused('compose.update', { composeId, composeFile: 'web:\n  image: nginx\n' }, 400, 'composeFile');
+  });
+
+  it('refuses to move a service into a missing project, naming projectId', async () => {
+    const { composeId } = await create();
+    await refused('compose.update', { composeId, projectId: 'nope' }, 404, 'projectId');
+  });
+
+  it('lists no services for an empty file', async () => {
+    const { composeId } = await create();
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), []);
+  });
+
+  it('shows the command it runs for a compose project and for a stack', async () => {
+    const read = async (composeId: string) => {
+      // The answer is a string: read it whether it travels as JSON or as text.
+      const response = await berth.app.inject({
+        method: 'GET', url: '/api/compose.getDefaultCommand', query: { composeId }, headers: { authorization: `Bearer ${berth.token}` },
+      });
+      assert.equal(response.statusCode, 200);
+      return String(response.headers['content-type']).startsWith('application/json') ? JSON.parse(response.body) : response.body;
+    };
+    const compose = await create();
+    assert.equal(await read(compose.composeId), `docker compose -p ${compose.appName} -f docker-compose.yml up -d --build --remove-orphans`);
+    const stack = await create({ composeType: 'stack' });
+    assert.equal(await read(stack.composeId), `docker stack deploy -c docker-compose.yml ${stack.appName} --prune --with-registry-auth`);
+  });
+
+  it('generates an SSH key whose private half is hidden and never in clear in the log, then removes it', async () => {
+    const { composeId } = await create();
+    const withKey = await berth.ok('compose.generateSSHKey', { composeId });
+    assert.match(withKey.customGitSSHKey, /^ssh-ed25519 /);
+    assert.equal('sshPrivateKey' in withKey, false);
+    assert.equal('sshPrivateKey' in (await berth.ok('compose.one', { composeId })), false);
+    assert.doesNotMatch(await log(), /BEGIN OPENSSH PRIVATE KEY/);
+    assert.equal((await berth.ok('compose.removeSSHKey', { composeId })).customGitSSHKey, null);
+  });
+
+  it('removes the key when an update sets customGitSSHKey to null, and keeps it when the same key is sent back', async () => {
+    const { composeId } = await create();
+    const { customGitSSHKey } = await berth.ok('compose.generateSSHKey', { composeId });
+    const head = await berth.head();
+    assert.equal((await berth.ok('compose.update', { composeId, customGitSSHKey })).customGitSSHKey, customGitSSHKey);
+    assert.equal(await berth.head(), head);
+    assert.equal((await berth.ok('compose.update', { composeId, customGitSSHKey: null })).customGitSSHKey, null);
+  });
+
+  it('refreshes the token', async () => {
+    const { composeId, refreshToken } = await create();
+    const refreshed = await berth.ok('compose.refreshToken', { composeId });
+    assert.notEqual(refreshed.refreshToken, refreshToken);
+  });
+
+  it('randomizes the stored file with the given prefix and saves it', async () => {
+    const { composeId } = await create();
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+    const randomized = await berth.ok('compose.randomizeCompose', { composeId, prefix: 'dev' });
+    const file = parse(randomized.composeFile);
+    assert.deepEqual(Object.keys(file.services), ['web-dev', 'db-dev']);
+    assert.deepEqual(file.services['web-dev'].depends_on, ['db-dev']);
+    assert.deepEqual(file.services['web-dev'].volumes, ['data-dev:/srv']);
+    assert.deepEqual(Object.keys(file.volumes), ['data-dev']);
+    assert.equal((await berth.ok('compose.one', { composeId })).composeFile, randomized.composeFile);
+  });
+
+  it('randomizes with 8 random hex characters when no prefix is given', async () => {
+    const { composeId } = await create();
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+    const randomized = await berth.ok('compose.randomizeCompose', { composeId });
+    assert.match(Object.keys(parse(randomized.composeFile).services)[0] ?? '', /^web-[0-9a-f]{8}$/);
+  });
+
+  it('refuses a prefix that would make invalid names, naming prefix', async () => {
+    const { composeId } = await create();
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+    await refused('compose.randomizeCompose', { composeId, prefix: 'a b' }, 400, 'prefix');
+  });
+
+  it('deletes a service, answers it as it was, then answers NOT_FOUND; its appName is free again', async () => {
+    const doomed = await create();
+    const removed = await berth.ok('compose.delete', { composeId: doomed.composeId });
+    assert.equal(removed.composeId, doomed.composeId);
+    assert.equal((await berth.call('compose.one', { composeId: doomed.composeId })).status, 404);
+    const other = await create();
+    assert.equal((await berth.ok('compose.update', { composeId: other.composeId, appName: doomed.appName })).appName, doomed.appName);
+  });
+
+  it('refuses an appName another service already has, naming appName', async () => {
+    const application = await berth.ok('application.create', { name: 'api', projectId });
+    const taken = await create();
+    const { composeId } = await create();
+    await refused('compose.update', { composeId, appName: application.appName }, 409, 'appName');
+    await refused('compose.update', { composeId, appName: taken.appName }, 409, 'appName');
+  });
+
+  for (const operation of ['compose.update', 'compose.delete', 'compose.generateSSHKey', 'compose.removeSSHKey',
+    'compose.refreshToken', 'compose.randomizeCompose', 'compose.allServices', 'compose.getDefaultCommand', 'compose.one']) {
+    it(`answers NOT_FOUND naming composeId for ${operation} on an unknown id`, async () => {
+      await refused(operation, { composeId: 'nope' }, 404, 'composeId');
+    });
+  }
+
+  for (const procedure of ['deploy', 'redeploy', 'stop', 'cleanQueues']) {
+    it(`answers ${procedure} with NOT_FOUND for an unknown id and NOT_IMPLEMENTED for a known one, appending nothing`, async () => {
+      await refused(`compose.${procedure}`, { composeId: 'nope' }, 404, 'composeId');
+      const { composeId } = await create();
+      await refused(`compose.${procedure}`, { composeId }, 501);
+    });
+  }
+
+  it('answers deployTemplate with NOT_FOUND for a missing project, else NOT_IMPLEMENTED; templates NOT_IMPLEMENTED', async () => {
+    await refused('compose.deployTemplate', { projectId: 'nope', id: 'blog' }, 404, 'projectId');
+    await refused('compose.deployTemplate', { projectId, id: 'blog' }, 501);
+    await refused('compose.templates', {}, 501);
+  });
+});

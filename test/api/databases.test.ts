@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/shared/contract/databases';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+const PASSWORDS = new Set(['databasePassword', 'databaseRootPassword']);
+/** An engine's credential fields as a create sends them: passwords left empty unless given. */
+const credentials = (engine: Engine, password = '') => Object.fromEntries(
+  credentialFields(engine).map((field) => [field, PASSWORDS.has(field) ? password : 'app']),
+);
+/** Engines whose databases can have backups (the backup contract has no dbepsilon). */
+const BACKED_UP: readonly Engine[] = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta'];
+
+describe('database operations', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  let port = 15000;
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'data' }));
+  });
+  after(() => berth.stop());
+
+  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
+  const pathsOf = (body: { issues: { path: string }[] }) => body.issues.map((issue) => issue.path);
+  /** A refusal: its status, the field it names, and nothing appended. */
+  async function refused(operation: string, input: Record<string, unknown>, status: number, field?: string) {
+    const head = await berth.head();
+    const answer = await berth.call(operation, input);
+    assert.equal(answer.status, status, JSON.stringify(answer.body));
+    if (field) assert.deepEqual(pathsOf(answer.body), [field]);
+    assert.equal(await berth.head(), head);
+  }
+
+  for (const engine of ENGINES) {
+    describe(engine, () => {
+      const idField = `${engine}Id`;
+      const create = (input: Record<string, unknown> = {}) =>
+        berth.ok(`${engine}.create`, { name: 'orders', appName: 'orders', projectId, ...credentials(engine), ...input });
+
+      it('creates with the default image and generated passwords, answered but never in clear in the log', async () => {
+        const created = await create();
+        assert.equal(created[idField].length, 21);
+        assert.match(created.appName, /^orders-[0-9a-f]{6}$/);
+        assert.equal(created.containerImage, DEFAULT_IMAGES[engine]);
+        assert.equal(created.applicationStatus, 'idle');
+        assert.equal(created.externalPort, null);
+        const events = await log();
+        for (const field of credentialFields(engine).filter((f) => PASSWORDS.has(f))) {
+          assert.match(created[field], /^[A-Za-z0-9]{32}$/);
+          assert.equal(events.includes(created[field]), false, `${field} is in clear in the log`);
+        }
+      });
+
+      it('keeps a given password and image, sealed in the log', async () => {
+        const created = await create({ ...credentials(engine, 'S3cret-given-pass'), containerImage: `${engine}:latest` });
+        assert.equal(created.databasePassword, 'S3cret-given-pass');
+        assert.equal(created.containerImage, `${engine}:latest`);
+        assert.equal((await log()).includes('S3cret-given-pass'), false);
+      });
+
+      it('refuses a create in a missing project, naming projectId', async () => {
+        await refused(`${engine}.create`, { name: 'x', appName: 'x', projectId: 'nope', ...credentials(engine) }, 404, 'projectId');
+      });
+
+      it('reads a database with its backups, and lists it in its project', async () => {
+        const created = await create();
+        const one = await berth.ok(`${engine}.one`, { [idField]: created[idField] });
+        assert.deepEqual(one, { ...created, backups: [] });
+        const project = await berth.ok('project.one', { projectId });
+        assert.ok(project[engine].some((db: Record<string, string>) => db[idField] === created[idField]));
+      });
+
+      it('updates any field, ignores createdAt, and keeps the password when sent empty', async () => {
+        const created = await create();
+        const updated = await berth.ok(`${engine}.update`, {
+          [idField]: created[idField], name: 'renamed', command: 'serve --fast', memoryLimit: 512, cpuLimit: 1.5,
+          createdAt: '2000-01-01T00:00:00.000Z', databasePassword: '',
+        });
+        assert.equal(updated.name, 'renamed');
+        assert.equal(updated.command, 'serve --fast');
+        assert.equal(updated.memoryLimit, 512);
+        assert.equal(updated.cpuLimit, 1.5);
+        assert.equal(updated.createdAt, created.createdAt);
+        assert.equal(updated.databasePassword, created.databasePassword);
+        const changed = await berth.ok(`${engine}.update`, { [idField]: created[idField], databasePassword: 'N3w-password-here' });
+        assert.equal(changed.databasePassword, 'N3w-password-here');
+        assert.equal((await log()).includes('N3w-password-here'), false);
+      });
+
+      it('appends nothing for an update that sends the record back as it was', async () => {
+        const created = await create();
+        const head = await berth.head();
+        const { [idField]: id, ...fields } = created;
+        await berth.ok(`${engine}.update`, { [idField]: id, ...fields });
+        assert.equal(await berth.head(), head);
+      });
+
+      it('saves the environment', async () => {
+        const created = await create();
+        const saved = await berth.ok(`${engine}.saveEnvironment`, { [idField]: created[idField], env: 'TZ=UTC' });
+        assert.equal(saved.env, 'TZ=UTC');
+        assert.equal((await berth.ok(`${engine}.one`, { [idField]: created[idField] })).env, 'TZ=UTC');
+      });
+
+      it('saves an external port, refuses one another database publishes, and frees it with null', async () => {
+        const created = await create();
+        const other = await berth.ok('dbgamma.create', { name: 'o', appName: 'o', projectId, ...credentials('dbgamma') });
+        const taken = port++;
+        await berth.ok('dbgamma.saveExternalPort', { dbgammaId: other.dbgammaId, externalPort: taken });
+        await refused(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
+        await refused(`${engine}.update`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
+        const mine = port++;
+        assert.equal((await berth.ok(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: mine })).externalPort, mine);
+        // Saving its own port again is no clash.
+        assert.equal((await berth.ok(`${engine}.update`, { [idField]: created[idField], externalPort: mine })).externalPort, mine);
+        await berth.ok('dbgamma.saveExternalPort', { dbgammaId: other.dbgammaId, externalPort: null });
+        assert.equal((await berth.ok(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: taken })).externalPort, taken);
+      });
+
+      it('changes the status to the given value', async () => {
+        const created = await create();
+        const changed = await berth.ok(`${engine}.changeStatus`, { [idField]: created[idField], applicationStatus: 'error' });
+        assert.equal(changed.applicationStatus, 'error');
+        await refused(`${engine}.changeStatus`, { [idField]: created[idField], applicationStatus: 'broken' }, 400, 'applicationStatus');
+      });
+
+      it('removes a database, answers it as it was, then answers NOT_FOUND; its appName is free again', async () => {
+        const doomed = await create();
+        const removed = await berth.ok(`${engine}.remove`, { [idField]: doomed[idField] });
+        assert.equal(removed[idField], doomed[idField]);
+        const gone = await berth.call(`${engine}.one`, { [idField]: doomed[idField] });
+        assert.equal(gone.status, 404);
+        assert.deepEqual(pathsOf(gone.body), [idField]);
+        const other = await create();
+        assert.equal((await berth.ok(`${engine}.update`, { [idField]: other[idField], appName: doomed.appName })).appName, doomed.appName);
+      });
+
+      it('refuses an appName an application or a compose service has, naming appName', async () => {
+        const application = await berth.ok('application.create', { name: 'api', projectId });
+        const compose = await berth.ok('compose.create', { name: 'stack', projectId });
+        const { [idField]: id } = await create();
+        await refused(`${engine}.update`, { [idField]: id, appName: application.appName }, 409, 'appName');
+        await refused(`${engine}.update`, { [idField]: id, appName: compose.appName }, 409, 'appName');
+      });
+
+      it('refuses to move a database into a missing project, naming projectId', async () => {
+        const { [idField]: id } = await create();
+        await refused(`${engine}.update`, { [idField]: id, projectId: 'nope' }, 404, 'projectId');
+      });
+
+      it('answers NOT_FOUND naming the id field for every operation on an unknown id', async () => {
+        const unknown = { [idField]: 'nope' };
+        await refused(`${engine}.one`, unknown, 404, idField);
+        await refused(`${engine}.update`, { ...unknown, name: 'x' }, 404, idField);
+        await refused(`${engine}.saveEnvironment`, { ...unknown, env: 'A=1' }, 404, idField);
+        await refused(`${engine}.saveExternalPort`, { ...unknown, externalPort: null }, 404, idField);
+        await refused(`${engine}.changeStatus`, { ...unknown, applicationStatus: 'done' }, 404, idField);
+        await refused(`${engine}.remove`, unknown, 404, idField);
+      });
+
+      it('answers start, stop, deploy and reload with NOT_FOUND for an unknown id, else NOT_IMPLEMENTED, appending nothing', async () => {
+        const created = await create();
+        for (const procedure of ['start', 'stop', 'deploy', 'reload']) {
+          const extra = procedure === 'reload' ? { appName: created.appName } : {};
+          await refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
+          await refused(`${engine}.${procedure}`, { [idField]: created[idField], ...extra }, 501);
+        }
+      });
+    });
+  }
+
+  it('removes the databases and compose services of a removed project, and frees their appNames', async () => {
+    const { projectId: doomed } = await berth.ok('project.create', { name: 'doomed' });
+    const databases = await Promise.all(ENGINES.map((engine) =>
+      berth.ok(`${engine}.create`, { name: 'd', appName: 'd', projectId: doomed, ...credentials(engine) })));
+    const compose = await berth.ok('compose.create', { name: 'c', projectId: doomed });
+    await berth.ok('project.remove', { projectId: doomed });
+    for (const [i, engine] of ENGINES.entries()) {
+      assert.equal((await berth.call(`${engine}.one`, { [`${engine}Id`]: databases[i][`${engine}Id`] })).status, 404);
+    }
+    assert.equal((await berth.call('compose.one', { composeId: compose.composeId })).status, 404);
+    const survivor = await berth.ok('compose.create', { name: 's', projectId });
+    assert.equal((await berth.ok('compose.update', { composeId: survivor.composeId, appName: compose.appName })).appName, compose.appName);
+  });
+
+  for (const engine of BACKED_UP) {
+    it(`shows the backups of a ${engine} database, and removes them with it`, async () => {
+      const idField = `${engine}Id`;
+      const database = await berth.ok(`${engine}.create`, { name: 'b', appName: 'b', projectId, ...credentials(engine) });
+      const { destinationId } = await berth.ok('destination.create', {
+        name: 'bucket', accessKey: 'AK', bucket: 'backups', region: 'r', endpoint: 'https://s3.example.com', secretAccessKey: 'SK',
+      });
+      const backup = await berth.ok('backup.create', {
+        schedule: '0 3 * * *', prefix: 'nightly', destinationId, database: 'orders', databaseType: engine, [idField]: database[idField],
+      });
+      const one = await berth.ok(`${engine}.one`, { [idField]: database[idField] });
+      assert.deepEqual(one.backups.map((b: { backupId: string }) => b.backupId), [backup.backupId]);
+      await berth.ok(`${engine}.remove`, { [idField]: database[idField] });
+      assert.equal((await berth.call('backup.one', { backupId: backup.backupId })).status, 404);
+    });
+  }
+});

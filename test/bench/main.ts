@@ -1,0 +1,206 @@
+// `pnpm bench`: Berth as an operator runs it, driven over HTTP keep-alive by 50 concurrent clients,
+// beside a bare Fastify route as the ceiling of this machine; plus the projection rebuild speed.
+// Targets (from the issue): commands ≥ 5,000/s with p99 ≤ 20 ms, .one ≥ 15,000/s with p99 ≤ 5 ms,
+// rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { freePort } from '../support/http.ts';
+import { benchRebuild } from './rebuild.ts';
+import type { ServerMessage } from './server.ts';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+const POOL = 1000;
+const MB = 1024 * 1024;
+/** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild').split(','));
+
+interface Server {
+  readonly url: string;
+  readonly dataDir: string | null;
+  memory(): Promise<{ rss: number; heapUsed: number }>;
+  stop(): Promise<void>;
+}
+
+async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
+  const port = await freePort();
+  const child: ChildProcess = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [mode, String(port)], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {
+    const onMessage = (message: ServerMessage) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+  const ready = await next('ready');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir: ready.type === 'ready' ? ready.dataDir : null,
+    async memory() {
+      const answer = next('rss');
+      child.send({ type: 'rss' });
+      const message = await answer;
+      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0 };
+    },
+    stop: () => new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.send({ type: 'stop' });
+    }),
+  };
+}
+
+type Request = autocannon.Request;
+
+async function run(url: string, requests: Request[], seconds = SECONDS): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) console.warn(`  ! ${failures} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  return result;
+}
+
+async function call(server: Server, token: string | null, operation: string, body: unknown): Promise<any> {
+  const response = await fetch(`${server.url}/api/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${operation} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** The admin's token, and a pool of projects to update and read. */
+async function prepare(server: Server): Promise<{ token: string; projectIds: string[] }> {
+  const admin = { email: 'bench@berth.test', password: 'benchmark password' };
+  const setup = readFileSync(join(server.dataDir!, 'setup-token'), 'utf8').trim();
+  await call(server, setup, 'auth.createAdmin', admin);
+  const { token } = await call(server, null, 'auth.login', admin);
+  const projectIds: string[] = [];
+  for (let i = 0; i < POOL; i += CONNECTIONS) {
+    const created = await Promise.all(Array.from({ length: CONNECTIONS }, (_, j) =>
+      call(server, token, 'project.create', { name: `pool ${i + j}`, description: 'benchmark' })));
+    projectIds.push(...created.map((project: { projectId: string }) => project.projectId));
+  }
+  return { token, projectIds };
+}
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+
+function commandMix(token: string, projectIds: readonly string[]): Request[] {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  let n = 0;
+  return [
+    { method: 'POST', path: '/api/project.create', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: `bench ${n++}`, description: null }) }) },
+    // A new name each time: an update that changes nothing appends nothing, and waits for nothing.
+    { method: 'POST', path: '/api/project.update', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ projectId: pick(projectIds), name: `renamed ${n++}` }) }) },
+  ];
+}
+
+function oneQueries(token: string, projectIds: readonly string[]): Request[] {
+  const headers = { authorization: `Bearer ${token}` };
+  return [{ method: 'GET', path: '/api/project.one', headers, setupRequest: (request) => ({ ...request, path: `/api/project.one?projectId=${pick(projectIds)}` }) }];
+}
+
+const ceilingRequest: Request[] = [{
+  method: 'POST', path: '/echo', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', description: null }),
+}];
+
+interface Row { figure: string; value: string; target: string; met: string; ratio: string }
+
+const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (value: number, ceiling: number) => (Number.isNaN(ceiling) ? "" : `${fmt((100 * value) / ceiling, 1)} %`);
+const met = (ok: boolean) => (ok ? 'yes' : 'NO');
+
+function print(rows: Row[]) {
+  const header: Row = { figure: 'figure', value: 'value', target: 'target', met: 'met', ratio: 'vs ceiling' };
+  const all = [header, ...rows];
+  const width = (key: keyof Row) => Math.max(...all.map((row) => row[key].length));
+  const keys: Array<keyof Row> = ['figure', 'value', 'target', 'met', 'ratio'];
+  const line = (row: Row) => `| ${keys.map((key) => (key === 'figure' ? row[key].padEnd(width(key)) : row[key].padStart(width(key)))).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${keys.map((key) => '-'.repeat(width(key) + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+const latency = (result: autocannon.Result) => `${result.latency.p50} / ${result.latency.p99}`;
+
+async function main() {
+  const started = performance.now();
+  console.log(`Berth benchmark: ${CONNECTIONS} connections, ${SECONDS} s per load, SQLite synchronous ${process.env.BERTH_SQLITE_SYNCHRONOUS ?? 'FULL'}`);
+  const rows: Row[] = [];
+  const [load] = loadavg();
+  if (load! > 0.5) console.warn(`  ! load average ${fmt(load!, 2)} before the start: other work on this machine skews every figure`);
+
+  let ceiling: autocannon.Result | null = null;
+  let ceilingRss = 0;
+  if (ONLY.has('ceiling')) {
+    console.log('- ceiling: bare Fastify JSON POST');
+    const server = await startServer('ceiling');
+    await run(server.url, ceilingRequest, WARMUP_SECONDS);
+    ceiling = await run(server.url, ceilingRequest);
+    ceilingRss = (await server.memory()).rss;
+    await server.stop();
+    rows.push(
+      { figure: 'ceiling: bare Fastify POST req/s', value: fmt(ceiling.requests.average), target: '', met: '', ratio: '100.0 %' },
+      { figure: 'ceiling: p50 / p99 ms', value: latency(ceiling), target: '', met: '', ratio: '' },
+    );
+  }
+  const c = ceiling?.requests.average ?? NaN;
+  const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
+
+  if (ONLY.has('commands') || ONLY.has('queries')) {
+    console.log('- Berth: launch(), roles api + projections');
+    const berth = await startServer('berth');
+    const { token, projectIds } = await prepare(berth);
+    if (ONLY.has('commands')) {
+      console.log('  commands: project.create + project.update');
+      await run(berth.url, commandMix(token, projectIds), WARMUP_SECONDS);
+      const commands = await run(berth.url, commandMix(token, projectIds));
+      const perSecond = commands.requests.average;
+      rows.push(
+        { figure: 'commands/s (create + update)', value: fmt(perSecond), target: '≥ 5,000', met: met(perSecond >= 5000), ratio: ratio(perSecond, c) },
+        { figure: 'commands p50 / p99 ms', value: latency(commands), target: 'p99 ≤ 20', met: met(commands.latency.p99 <= 20), ratio: p99Ratio(commands) },
+      );
+    }
+    if (ONLY.has('queries')) {
+      console.log('  queries: project.one');
+      await run(berth.url, oneQueries(token, projectIds), WARMUP_SECONDS);
+      const queries = await run(berth.url, oneQueries(token, projectIds));
+      const perSecond = queries.requests.average;
+      rows.push(
+        { figure: '.one queries/s (project.one)', value: fmt(perSecond), target: '≥ 15,000', met: met(perSecond >= 15000), ratio: ratio(perSecond, c) },
+        { figure: '.one p50 / p99 ms', value: latency(queries), target: 'p99 ≤ 5', met: met(queries.latency.p99 <= 5), ratio: p99Ratio(queries) },
+      );
+    }
+    const { rss, heapUsed } = await berth.memory();
+    await berth.stop();
+    rows.push({
+      figure: 'resident memory after the run (MB)', value: fmt(rss / MB, 1), target: '≤ 200', met: met(rss / MB <= 200),
+      ratio: ceiling ? `×${fmt(rss / ceilingRss, 1)} of ceiling's ${fmt(ceilingRss / MB, 1)}` : '',
+    }, { figure: '(of which V8 heap in use, MB)', value: fmt(heapUsed / MB, 1), target: '', met: '', ratio: '' });
+  }
+
+  if (ONLY.has('rebuild')) {
+    console.log('- rebuild: 100,000 events into a fresh read store');
+    const rebuild = await benchRebuild(100_000);
+    rows.push(
+      { figure: 'rebuild events/s (100k events)', value: fmt(rebuild.rebuildPerSecond), target: '≥ 100,000', met: met(rebuild.rebuildPerSecond >= 100_000), ratio: ratio(rebuild.rebuildPerSecond, c) },
+      { figure: '(append events/s, batches of 1,000)', value: fmt(rebuild.appendPerSecond), target: '', met: '', ratio: '' },
+    );
+  }
+
+  print(rows);
+  console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);
+}
+
+await main();

@@ -1,0 +1,47 @@
+// The server side of the benchmark, run in its own process so the load generator does not share
+// its event loop or its memory: `berth` (launch, roles api + projections) or `ceiling` (a bare
+// Fastify JSON POST route, the most this machine serves). Speaks to the bench over IPC.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { configFrom } from '@berth/shared/runtime/config';
+import { launch } from '@berth/shared/runtime/launch';
+
+export type ServerMessage =
+  | { type: 'ready'; port: number; dataDir: string | null }
+  | { type: 'rss'; rss: number; heapUsed: number };
+
+const send = (message: ServerMessage) => process.send!(message);
+const mode = process.argv[2];
+const port = Number(process.argv[3]);
+
+async function startBerth() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  // The operator's defaults (synchronous FULL unless BERTH_SQLITE_SYNCHRONOUS says otherwise).
+  const config = configFrom(process.env, {
+    dataDir, host: '127.0.0.1', port, roles: ['api', 'projections'], logLevel: process.env.BERTH_LOG_LEVEL ?? 'error',
+  });
+  const berth = await launch(config);
+  return { dataDir, stop: async () => { await berth.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+async function startCeiling() {
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  app.post('/echo', async (request) => ({ ok: true, received: request.body }));
+  await app.listen({ host: '127.0.0.1', port });
+  return { dataDir: null, stop: () => app.close() };
+}
+
+const server = mode === 'berth' ? await startBerth() : await startCeiling();
+process.on('message', async (message: { type: string }) => {
+  if (message.type === 'rss') {
+    const { rss, heapUsed } = process.memoryUsage();
+    send({ type: 'rss', rss, heapUsed });
+  }
+  if (message.type === 'stop') {
+    await server.stop();
+    process.exit(0);
+  }
+});
+send({ type: 'ready', port, dataDir: server.dataDir });

@@ -1,0 +1,121 @@
+// Real records for the contract suite to point its calls at: each id field of the interface maps
+// to a way of making a fresh record of that kind through the API itself.
+import { ENGINES, type Engine } from '@berth/shared/contract/databases';
+import { selfSignedCertificate } from '../support/certificate.ts';
+import type { TestBerth } from '../support/berth.ts';
+
+let counter = 0;
+const unique = (base: string) => `${base}${++counter}`;
+
+const DATABASE_CREDENTIALS: Record<Engine, Record<string, string>> = {
+  dbalpha: { databaseName: 'app', databaseUser: 'app', databasePassword: '', databaseRootPassword: '' },
+  dbbeta: { databaseName: 'app', databaseUser: 'app', databasePassword: '', databaseRootPassword: '' },
+  dbgamma: { databaseName: 'app', databaseUser: 'app', databasePassword: '' },
+  dbdelta: { databaseUser: 'app', databasePassword: '' },
+  dbepsilon: { databasePassword: '' },
+};
+
+/** The engine a backup operation is about, from its name (`manualBackupDbalpha` → dbalpha). */
+const engineOfOperation = (operation: string): Engine => {
+  const match = /manualBackup(Db\w+)$/.exec(operation);
+  return match ? (match[1]!.toLowerCase() as Engine) : 'dbgamma';
+};
+
+export class Fixtures {
+  private certificate = selfSignedCertificate();
+  constructor(private readonly berth: TestBerth) {}
+
+  async project(): Promise<string> {
+    return (await this.berth.ok('project.create', { name: unique('project') })).projectId;
+  }
+
+  async application(): Promise<string> {
+    return (await this.berth.ok('application.create', { name: unique('app'), projectId: await this.project() })).applicationId;
+  }
+
+  async database(engine: Engine): Promise<string> {
+    const created = await this.berth.ok(`${engine}.create`, {
+      name: unique(engine), appName: unique(engine), projectId: await this.project(), ...DATABASE_CREDENTIALS[engine],
+    });
+    return created[`${engine}Id`];
+  }
+
+  async destination(): Promise<string> {
+    return (await this.berth.ok('destination.create', {
+      name: unique('bucket'), accessKey: 'AKIA', bucket: 'backups', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', secretAccessKey: 'secret',
+    })).destinationId;
+  }
+
+  async backup(engine: Engine): Promise<string> {
+    return (await this.berth.ok('backup.create', {
+      schedule: '0 3 * * *', prefix: 'nightly', destinationId: await this.destination(), database: 'app',
+      [`${engine}Id`]: await this.database(engine), databaseType: engine,
+    })).backupId;
+  }
+
+  async certificateId(): Promise<string> {
+    return (await this.berth.ok('certificates.create', { name: unique('cert'), ...this.certificate })).certificateId;
+  }
+
+  /** A pending account and the token of its invitation. */
+  async invitation(): Promise<{ id: string; token: string }> {
+    const { id, token } = await this.berth.ok('admin.createUserInvitation', { email: `${unique('invited')}@berth.test` });
+    return { id, token };
+  }
+
+  /** An account of role user that joined through an invitation. */
+  async accountId(): Promise<string> {
+    const { id, token } = await this.invitation();
+    await this.berth.ok('auth.createUser', { id, token, password: 'password-123' });
+    return id;
+  }
+
+  /** A value for an id field of `operation`, naming a record that exists. */
+  async idFor(field: string, operation: string): Promise<string> {
+    const engine = (ENGINES as readonly string[]).find((name) => field === `${name}Id`) as Engine | undefined;
+    if (engine) return this.database(engine);
+    switch (field) {
+      case 'projectId': return this.project();
+      case 'applicationId': return this.application();
+      case 'composeId': return (await this.berth.ok('compose.create', { name: unique('compose'), projectId: await this.project() })).composeId;
+      case 'destinationId': return this.destination();
+      case 'backupId': return this.backup(engineOfOperation(operation));
+      case 'registryId': return (await this.berth.ok('registry.create', {
+        registryName: unique('registry'), username: 'u', password: 'p', registryUrl: 'registry.example.com', registryType: 'cloud', imagePrefix: null,
+      })).registryId;
+      case 'portId': return (await this.berth.ok('port.create', { publishedPort: 8080, targetPort: 80, applicationId: await this.application() })).portId;
+      case 'redirectId': return (await this.berth.ok('redirects.create', {
+        regex: '^/old', replacement: '/new', permanent: true, applicationId: await this.application(),
+      })).redirectId;
+      case 'securityId': return (await this.berth.ok('security.create', {
+        applicationId: await this.application(), username: 'guard', password: 'secret',
+      })).securityId;
+      case 'certificateId': return this.certificateId();
+      case 'id': case 'userId': case 'authId': return this.accountId();
+      default: return 'unknown-id';
+    }
+  }
+
+  /** Values for the fields whose validity is more than their schema. */
+  valueFor(field: string): unknown {
+    switch (field) {
+      case 'email': return `${unique('someone')}@berth.test`;
+      case 'password': return 'password-123';
+      case 'schedule': return '0 3 * * *';
+      case 'regex': return '^/old';
+      case 'proxyConfig': return 'http:\n  routers: {}\n';
+      case 'registryUrl': return 'registry.example.com';
+      case 'certificateData': return this.certificate.certificateData;
+      case 'privateKey': return this.certificate.privateKey;
+      case 'publishedPort': return 8080;
+      // Host ports are unique across databases: each call takes a fresh one.
+      case 'externalPort': return 20000 + (++counter % 40000);
+      case 'targetPort': return 80;
+      case 'pin': return '123456';
+      case 'databaseType': return 'dbgamma';
+      case 'buildType': return 'containerfile';
+      case 'databasePassword': case 'databaseRootPassword': return '';
+      default: return undefined;
+    }
+  }
+}
