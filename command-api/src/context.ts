@@ -6,7 +6,7 @@ import { schemaVersionOf } from '@berth/shared/events/catalogue';
 import { conflict, notFound } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import { WrongExpectedVersionError } from '@berth/shared/ports/event-store';
-import type { Doc } from '@berth/shared/ports/read-store';
+import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
@@ -27,8 +27,8 @@ export interface Outcome<S> {
   readonly after: S | null;
 }
 
-type StateOf<A> = A extends { evolve: (state: infer S | null, event: never) => unknown } ? S : never;
-type CommandOf<A> = A extends { decide: (command: infer C, state: never) => unknown } ? C : never;
+export type StateOf<A> = A extends { evolve: (state: infer S | null, event: never) => unknown } ? S : never;
+export type CommandOf<A> = A extends { decide: (command: infer C, state: never) => unknown } ? C : never;
 
 const MAX_ATTEMPTS = 5;
 
@@ -123,7 +123,7 @@ export class Context {
   }
 
   /** Records of `aggregate`, all or those whose `field` is `value`, newest first. */
-  async list(aggregate: AnyAggregate, field?: string, value?: string): Promise<Doc[]> {
+  async list(aggregate: AnyAggregate, field?: string, value?: FieldValue): Promise<Doc[]> {
     const docs = field === undefined
       ? await this.infra.readStore.all(aggregate.name)
       : await this.infra.readStore.find(aggregate.name, field, value ?? '');

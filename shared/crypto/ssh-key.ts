@@ -6,7 +6,7 @@ const u32 = (n: number) => {
   b.writeUInt32BE(n);
   return b;
 };
-const sshString = (value: Buffer | string) => {
+export const sshString = (value: Buffer | string) => {
   const bytes = typeof value === 'string' ? Buffer.from(value) : value;
   return Buffer.concat([u32(bytes.length), bytes]);
 };

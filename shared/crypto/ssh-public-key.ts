@@ -2,14 +2,8 @@
 // pasted into a forge's deploy keys like a generated one. node:crypto reads PEM private keys
 // (PKCS#8, PKCS#1, SEC1) but not the OpenSSH format (`BEGIN OPENSSH PRIVATE KEY`): those are refused.
 import { createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
+import { sshString } from './ssh-key.ts';
 
-// OpenSSH wire encoding (as in ssh-key.ts, where it is not exported): a uint32 length, then the bytes.
-const sshString = (value: Buffer | string) => {
-  const bytes = typeof value === 'string' ? Buffer.from(value) : value;
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-};
 const b64 = (value: string | undefined) => Buffer.from(value ?? '', 'base64url');
 /** A positive multiple-precision integer: no leading zeros, one zero byte when the high bit is set. */
 const mpint = (value: string | undefined) => {

@@ -34,6 +34,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'account', field: 'rol' },
   { collection: 'application', field: 'projectId' },
   ...['compose', ...Object.keys(databaseAggregates)].map((collection) => ({ collection, field: 'projectId' })),
+  ...Object.keys(databaseAggregates).map((collection) => ({ collection, field: 'externalPort' })),
   { collection: 'port', field: 'applicationId' }, { collection: 'redirect', field: 'applicationId' },
   { collection: 'security', field: 'applicationId' },
   { collection: 'backup', field: 'dbalphaId' }, { collection: 'backup', field: 'dbbetaId' },

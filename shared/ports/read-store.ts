@@ -1,4 +1,5 @@
 export type Doc = Record<string, unknown>;
+export type FieldValue = string | number | boolean;
 
 export interface DocKey {
   readonly collection: string;
@@ -14,7 +15,7 @@ export interface ReadStore {
   get(collection: string, id: string): Promise<Doc | null>;
   getMany(keys: readonly DocKey[]): Promise<Map<string, Doc>>;
   /** Documents whose top-level `field` equals `value`. */
-  find(collection: string, field: string, value: string): Promise<Doc[]>;
+  find(collection: string, field: string, value: FieldValue): Promise<Doc[]>;
   all(collection: string): Promise<Doc[]>;
   /** Ensures lookups on `field` are indexed. */
   ensureIndex(collection: string, field: string): Promise<void>;

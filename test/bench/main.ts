@@ -29,7 +29,7 @@ interface Server {
 
 async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [mode, String(port)], {
+  const child: ChildProcess = fork(fileURLToPath(new URL(process.env.BENCH_SERVER ?? './server.ts', import.meta.url)), [mode, String(port)], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -11,15 +11,10 @@ import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
-import { pending, type GroupHandlers, type Handler } from './kit.ts';
+import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
 /** A command on an existing application: answers the record after it. */
-const act = <I extends { applicationId: string }>(
-  build: (input: I, ctx: Context) => ApplicationCommand | Promise<ApplicationCommand>,
-): Handler<I> => async (input, ctx) => {
-  const { after } = await ctx.execute(applicationAggregate, input.applicationId, await build(input, ctx));
-  return ctx.view(applicationAggregate, after);
-};
+const act = <I extends { applicationId: string }>(build: BuilderOf<typeof applicationAggregate, I>) => change(applicationAggregate, build);
 
 /**
  * Deletes an application as `application.delete` does: its ports, redirects and users first, each
@@ -44,7 +39,7 @@ export const application: GroupHandlers<typeof contract.application> = {
     await claimAppName(ctx, appName, applicationId);
     const data = newApplication({
       applicationId, projectId: input.projectId, name: input.name, appName,
-      description: input.description ?? null, refreshToken: newId(), createdAt: ctx.now,
+      description: input.description ?? null, refreshToken: ctx.secrets.seal(newId()), createdAt: ctx.now,
     });
     const { after } = await ctx.execute(applicationAggregate, applicationId, { type: 'CreateApplication', data });
     return ctx.view(applicationAggregate, after);
@@ -74,7 +69,7 @@ export const application: GroupHandlers<typeof contract.application> = {
     };
   }),
   removeSSHKey: act((input) => ({ type: 'RemoveSSHKey', data: input })),
-  refreshToken: act((input) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: newId() } })),
+  refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
   reload: deployments,

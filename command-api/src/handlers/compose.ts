@@ -10,7 +10,7 @@ import { newId, randomHex } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
-import { one, pending, type GroupHandlers, type Handler } from './kit.ts';
+import { change, one, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 
 type Group = typeof contract.compose;
@@ -19,12 +19,7 @@ const ID = 'composeId';
 const load = (ctx: Context, composeId: string) => ctx.mustLoad(composeAggregate, composeId, ID);
 
 /** A command on an existing compose service: answers the record after it. */
-const act = <I extends { composeId: string }>(
-  build: (input: I, ctx: Context) => ComposeCommand | Promise<ComposeCommand>,
-): Handler<I> => async (input, ctx) => {
-  const { after } = await ctx.execute(composeAggregate, input.composeId, await build(input, ctx));
-  return ctx.view(composeAggregate, after);
-};
+const act = <I extends { composeId: string }>(build: BuilderOf<typeof composeAggregate, I>) => change(composeAggregate, build);
 
 /** Deletes a compose service, as `compose.delete` does; its appName is free only afterwards. */
 export async function removeCompose(composeId: string, ctx: Context): Promise<Doc | null> {
@@ -42,7 +37,7 @@ const create: Handler<InputOf<Group['create']>> = async (input, ctx) => {
   const { after } = await ctx.execute(composeAggregate, composeId, {
     type: 'CreateCompose',
     data: {
-      composeId, name: input.name, appName, description: input.description ?? null, env: null, refreshToken: newId(),
+      composeId, name: input.name, appName, description: input.description ?? null, env: null, refreshToken: ctx.secrets.seal(newId()),
       composeFile: '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
       repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
       customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
@@ -94,7 +89,7 @@ export const compose: GroupHandlers<Group> = {
     };
   }),
   removeSSHKey: act((input) => ({ type: 'RemoveComposeSSHKey', data: { composeId: input.composeId } })),
-  refreshToken: act((input) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken: newId() } })),
+  refreshToken: act((input, ctx) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken: ctx.secrets.seal(newId()) } })),
   randomizeCompose: act((input) => ({
     type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
   })),

@@ -30,15 +30,14 @@ const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFi
 
 /**
  * A host port serves one database: an `externalPort` another database (of any engine) already
- * publishes is CONFLICT naming the field. Ports are numbers, so the read models are scanned
- * rather than looked up by the text-valued `find`.
+ * publishes is CONFLICT naming the field.
  */
 async function mustBeFreePort(ctx: Context, port: unknown, engine: Engine, id: string): Promise<void> {
   if (typeof port !== 'number') return;
   for (const other of ENGINES) {
     const idField = idFieldOf(other);
-    const holder = (await ctx.infra.readStore.all(other))
-      .find((doc) => doc.externalPort === port && !(other === engine && doc[idField] === id));
+    const holder = (await ctx.infra.readStore.find(other, 'externalPort', port))
+      .find((doc) => !(other === engine && doc[idField] === id));
     if (holder) throw conflict(`externalPort ${port} is already published by ${other} ${String(holder.appName)}`, 'externalPort');
   }
 }

@@ -3,7 +3,7 @@ import { backupAggregate } from '@berth/shared/domain/backup/backup';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
-import { all, change, one, pending, removal, type GroupHandlers } from './kit.ts';
+import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
 
 export const destination: GroupHandlers<typeof contract.destination> = {
@@ -23,10 +23,8 @@ export const destination: GroupHandlers<typeof contract.destination> = {
   remove: removal(destinationAggregate, async (input, ctx) => {
     await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
     // A backup keeps uploading to its destination: removing it would leave backups that can only fail.
-    const users = await ctx.list(backupAggregate, 'destinationId', input.destinationId);
-    if (users.length > 0) {
-      throw conflict(`Destination is used by ${users.length} backup(s); remove them or move them to another destination first`, 'destinationId');
-    }
+    await mustBeUnused(ctx, backupAggregate, 'destinationId', input.destinationId,
+      'Destination is used by backups; remove them or move them to another destination first');
     return { type: 'RemoveDestination', data: { destinationId: input.destinationId } };
   }),
   testConnection: pending('object storage'),

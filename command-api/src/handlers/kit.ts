@@ -3,7 +3,8 @@ import type { Operation, InputOf } from '@berth/shared/contract/operation';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { notImplemented } from '@berth/shared/errors';
 import type { Doc } from '@berth/shared/ports/read-store';
-import type { Context } from '../context.ts';
+import { conflict } from '@berth/shared/errors';
+import type { CommandOf, Context } from '../context.ts';
 
 export type Handler<I = unknown> = (input: I, ctx: Context) => Promise<unknown>;
 
@@ -13,7 +14,10 @@ export type GroupHandlers<G> = {
 };
 
 type Input = Record<string, unknown>;
-type CommandBuilder<I> = (input: I, ctx: Context) => { type: string; data: Record<string, unknown> } | Promise<{ type: string; data: Record<string, unknown> }>;
+type Command = { type: string; data: object };
+type CommandBuilder<I> = (input: I, ctx: Context) => Command | Promise<Command>;
+/** Builds one of `A`'s own commands from an operation's input. */
+export type BuilderOf<A, I> = (input: I, ctx: Context) => CommandOf<A> | Promise<CommandOf<A>>;
 
 /** `.one`: the record of the id in `input[aggregate.idField]`. */
 export const one = <I extends Input>(aggregate: AnyAggregate): Handler<I> =>
@@ -22,20 +26,27 @@ export const one = <I extends Input>(aggregate: AnyAggregate): Handler<I> =>
 /** `.all`: every record, newest first. */
 export const all = (aggregate: AnyAggregate): Handler<unknown> => async (_input, ctx) => ctx.list(aggregate);
 
-/** A command on an existing record: answers the record after it. */
+/** A command on the record its data names: answers the record after it. */
 export const change = <I extends Input>(aggregate: AnyAggregate, build: CommandBuilder<I>): Handler<I> =>
   async (input, ctx) => {
     const command = await build(input, ctx);
-    const id = String(command.data[aggregate.idField]);
-    const { after } = await ctx.execute(aggregate, id, command as never);
+    const { after } = await ctx.execute(aggregate, idOf(aggregate, command), command as never);
     return ctx.view(aggregate, after as Doc | null);
   };
+
+const idOf = (aggregate: AnyAggregate, command: Command) => String((command.data as Input)[aggregate.idField]);
+
+/** CONFLICT naming `field` while records of `users` still point at the record being removed. */
+export async function mustBeUnused(ctx: Context, users: AnyAggregate, field: string, id: string, why: string): Promise<void> {
+  const count = (await ctx.list(users, field, id)).length;
+  if (count > 0) throw conflict(`${why} (${count} ${users.label.toLowerCase()} record(s))`, field);
+}
 
 /** A removal: answers the record as it was. */
 export const removal = <I extends Input>(aggregate: AnyAggregate, build: CommandBuilder<I>): Handler<I> =>
   async (input, ctx) => {
     const command = await build(input, ctx);
-    const { before } = await ctx.execute(aggregate, String(command.data[aggregate.idField]), command as never);
+    const { before } = await ctx.execute(aggregate, idOf(aggregate, command), command as never);
     return ctx.view(aggregate, before as Doc | null);
   };
 

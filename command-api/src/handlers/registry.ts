@@ -5,7 +5,7 @@ import { registryAggregate, type RegistryType } from '@berth/shared/domain/regis
 import { mustBeRegistryUrl } from '@berth/shared/domain/registry/registry-url';
 import { badRequest, conflict, unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
-import { all, change, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { resealed } from './secret-update.ts';
 
 /** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
@@ -49,10 +49,8 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   remove: removal(registryAggregate, async (input, ctx) => {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     // An application pushes its images to its registry and nodes pull from it: it must be unset first.
-    const users = await ctx.list(applicationAggregate, 'registryId', input.registryId);
-    if (users.length > 0) {
-      throw conflict(`Registry is used by ${users.length} application(s); set another registry on them first`, 'registryId');
-    }
+    await mustBeUnused(ctx, applicationAggregate, 'registryId', input.registryId,
+      'Registry is used by applications; set another registry on them first');
     return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
   }),
   testRegistry: pendingAccess(),

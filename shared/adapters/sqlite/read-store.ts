@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '../../ports/read-store.ts';
+import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
 import { Signal } from '../signal.ts';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -12,7 +12,7 @@ const identifier = (name: string) => {
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly committed = new Signal();
-  private readonly finders = new Map<string, Database.Statement<[string, string], { doc: string }>>();
+  private readonly finders = new Map<string, Database.Statement<[string, FieldValue], { doc: string }>>();
   private readonly statements;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
 
@@ -58,8 +58,10 @@ export class SqliteReadStore implements ReadStore {
     return found;
   }
 
-  async find(collection: string, field: string, value: string): Promise<Doc[]> {
-    return this.finder(field).all(collection, value).map((row) => JSON.parse(row.doc));
+  async find(collection: string, field: string, value: FieldValue): Promise<Doc[]> {
+    // json_extract yields SQLite's 1/0 for JSON booleans.
+    const bound = typeof value === 'boolean' ? Number(value) : value;
+    return this.finder(field).all(collection, bound).map((row) => JSON.parse(row.doc));
   }
 
   async all(collection: string): Promise<Doc[]> {
@@ -76,7 +78,7 @@ export class SqliteReadStore implements ReadStore {
   private finder(field: string) {
     let statement = this.finders.get(field);
     if (!statement) {
-      statement = this.db.prepare<[string, string], { doc: string }>(
+      statement = this.db.prepare<[string, FieldValue], { doc: string }>(
         `SELECT doc FROM docs WHERE collection = ? AND json_extract(doc, '$.${identifier(field)}') = ?`);
       this.finders.set(field, statement);
     }
