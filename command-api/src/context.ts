@@ -19,6 +19,8 @@ export interface Actor {
   readonly permissions: Permissions;
   readonly sessionId: string;
   readonly sessionKind: 'login' | 'api';
+  /** When a login token's password (and pin) were given; null for an API token. */
+  readonly signedInAt: number | null;
 }
 
 export interface Outcome<S> {

@@ -62,6 +62,9 @@ describe('object-level access', () => {
     const app = await as('application.create', { name: 'fresh', projectId: created.body.projectId });
     assert.equal(app.status, 200, JSON.stringify(app.body));
     assert.equal((await as('application.one', { applicationId: app.body.applicationId })).status, 200);
+    const log = await berth.berth.infrastructure.eventStore.readAll(0, 100_000);
+    const createdBy = log.find((event) => event.type === 'ProjectCreated' && (event.data as { projectId: string }).projectId === created.body.projectId);
+    assert.equal(createdBy?.metadata.actorId, user.id, 'the log says who created the project');
     const me = (await as('auth.get', {})).body;
     assert.ok(me.permissions.accesedProjects.includes(created.body.projectId));
     assert.ok(me.permissions.accesedServices.includes(app.body.applicationId));

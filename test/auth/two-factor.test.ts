@@ -64,8 +64,18 @@ describe('two-factor authentication', () => {
     assert.equal(answer.status, 400);
   });
 
-  it('turns off, after which login gives a token again', async () => {
+  it('refuses to turn off with a sign-in older than five minutes', async () => {
+    clock.advance(6 * 60_000);
     const answer = await berth.call('auth.disable2FA', {}, { token: user.token });
+    assert.equal(answer.status, 403);
+    assert.equal((await berth.call('auth.get', {}, { token: user.token })).body.is2FAEnabled, true);
+  });
+
+  it('turns off after a fresh sign-in with password and pin, after which login gives a token again', async () => {
+    clock.advance(60_000);
+    await berth.call('auth.login', { email: user.email, password: user.password }, { token: null });
+    const fresh = await berth.call('auth.verifyLogin2FA', { pin: await pinAt(secret, clock), id: user.id }, { token: null });
+    const answer = await berth.call('auth.disable2FA', {}, { token: fresh.body.token });
     assert.equal(answer.body.is2FAEnabled, false);
     const login = await berth.call('auth.login', { email: user.email, password: user.password }, { token: null });
     assert.ok(login.body.token);

@@ -24,5 +24,5 @@ if (process.env.PROBE_PARTIAL) {
     return st.all(value).map((r: { doc: string }) => JSON.parse(r.doc));
   };
 }
-process.on('message', (m: { type: string }) => { if (m.type === 'rss') console.error(JSON.stringify(stats)); });
+process.on('message', (m: { type: string }) => { if (m.type === 'rss') console.error(JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1048576)])))); });
 await import('./server.ts');

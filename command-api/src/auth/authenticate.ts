@@ -30,7 +30,7 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
   }
   if (!token) throw unauthorized('Missing Bearer token');
   const api = parseApiToken(token);
-  const { accountId, sessionId } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
+  const { accountId, sessionId, issuedAt } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
   const [account, session] = await Promise.all([
     infra.readStore.get(accountAggregate.name, accountId) as Promise<Account | null>,
     api ? null : (infra.readStore.get(sessionAggregate.name, sessionId) as Promise<Session | null>),
@@ -39,7 +39,10 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
   if (api && account.rol !== 'admin' && !account.permissions.canAccessToAPI) {
     throw forbidden('This account may not use API tokens (canAccessToAPI)');
   }
-  return { id: account.id, rol: account.rol, email: account.email, permissions: account.permissions, sessionId, sessionKind: api ? 'api' : 'login' };
+  return {
+    id: account.id, rol: account.rol, email: account.email, permissions: account.permissions,
+    sessionId, sessionKind: api ? 'api' : 'login', signedInAt: issuedAt,
+  };
 }
 
 async function checkApiToken(infra: Infrastructure, token: { sessionId: string; secret: string }) {
@@ -47,5 +50,5 @@ async function checkApiToken(infra: Infrastructure, token: { sessionId: string; 
   if (!session || session.kind !== 'api' || session.revokedAt || !session.secretHash || !sameHash(session.secretHash, sha256(token.secret))) {
     throw unauthorized(INVALID);
   }
-  return { accountId: session.accountId, sessionId: session.sessionId };
+  return { accountId: session.accountId, sessionId: session.sessionId, issuedAt: null };
 }

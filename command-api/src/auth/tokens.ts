@@ -12,6 +12,8 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 export interface LoginClaims {
   readonly accountId: string;
   readonly sessionId: string;
+  /** When the password (and pin) were given, in ms since the epoch. */
+  readonly issuedAt: number;
 }
 
 export async function issueLoginToken(infra: Infrastructure, accountId: string): Promise<string> {
@@ -29,8 +31,9 @@ export async function issueLoginToken(infra: Infrastructure, accountId: string):
 export async function verifyLoginToken(infra: Infrastructure, token: string): Promise<LoginClaims> {
   try {
     const { payload } = await jwtVerify(token, infra.tokenKey, { algorithms: [ALGORITHM], currentDate: infra.clock.now() });
-    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-    return { accountId: payload.sub, sessionId: payload.jti };
+    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number'
+      || typeof payload.iat !== 'number') throw new Error('claims');
+    return { accountId: payload.sub, sessionId: payload.jti, issuedAt: payload.iat * 1000 };
   } catch {
     throw unauthorized('Invalid or expired token');
   }

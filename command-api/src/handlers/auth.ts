@@ -16,6 +16,8 @@ import type { GroupHandlers } from './kit.ts';
 // Compared against when the email is unknown, so a miss takes as long as a wrong password.
 const DECOY_HASH = hashPassword(newId());
 const INVALID_LOGIN = 'Invalid email or password';
+/** How recent a sign-in must be for the operations that weaken an account's protection. */
+const FRESH_SIGN_IN_MS = 5 * 60_000;
 
 async function accountByEmail(ctx: Context, email: string): Promise<Account | null> {
   const [account] = await ctx.infra.readStore.find(accountAggregate.name, 'email', normalEmail(email));
@@ -119,6 +121,11 @@ export const auth: GroupHandlers<typeof contract.auth> = {
   }),
 
   disable2FA: async (_input, ctx) => {
+    // The operation takes no payload, so "a fresh pin or the password" is a login made moments ago.
+    const signedInAt = ctx.actor!.signedInAt;
+    if (signedInAt === null || ctx.infra.clock.now().getTime() - signedInAt > FRESH_SIGN_IN_MS) {
+      throw forbidden('Sign in again (with your password and pin) to turn two-factor off');
+    }
     const account = await self(ctx);
     await ctx.execute(accountAggregate, account.id, { type: 'DisableTwoFactor', data: { id: account.id } });
     return accountAnswer(ctx, account.id);
