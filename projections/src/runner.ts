@@ -43,6 +43,10 @@ export class ProjectionRunner {
 
   async apply(batch: readonly RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
+    // Another runner on the same store (a rolling restart) may have gone further: never replay behind it.
+    for (const [name, position] of await this.store.checkpoints()) {
+      if (position > (this.checkpoints.get(name) ?? 0)) this.checkpoints.set(name, position);
+    }
     const events = batch.map(upcast);
     const touched: Array<[Projection, RecordedEvent, readonly DocKey[]]> = [];
     const keys = new Map<string, DocKey>();
@@ -70,7 +74,7 @@ export class ProjectionRunner {
     const writes: DocWrite[] = [...dirty].map((k) => ({ ...keys.get(k)!, doc: docs.get(k) ?? null }));
     const position = events[events.length - 1]!.position;
     await this.store.commit(this.names(), position, writes);
-    for (const name of this.names()) this.checkpoints.set(name, position);
+    for (const name of this.names()) this.checkpoints.set(name, Math.max(position, this.checkpoints.get(name) ?? 0));
   }
 }
 

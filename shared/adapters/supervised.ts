@@ -29,6 +29,8 @@ export function supervise(
     while (!stopped) {
       try {
         const batch = await source.read(position);
+        // stop() may have been called while reading: its wake-up reached no one.
+        if (stopped) break;
         if (batch.length === 0) {
           await Promise.race([source.changed(), stopSignal.wait()]);
           continue;

@@ -22,6 +22,8 @@ export interface ReadStore {
   /** Writes the documents and moves the named checkpoints to `position`, atomically. */
   commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void>;
   checkpoint(name: string): Promise<number>;
+  /** Every projection's checkpoint. Checkpoints never move back. */
+  checkpoints(): Promise<Map<string, number>>;
   /** Resolves once every projection's checkpoint has reached `position`, or rejects after `timeoutMs`. */
   waitFor(position: number, timeoutMs: number): Promise<void>;
   /** Deletes every document and checkpoint (a rebuild's fresh start). */

@@ -2,6 +2,8 @@
 // beside a bare Fastify route as the ceiling of this machine; plus the projection rebuild speed.
 // Targets (from the issue): commands ≥ 5,000/s with p99 ≤ 20 ms, .one ≥ 15,000/s with p99 ≤ 5 ms,
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
+// Knobs: BENCH_SECONDS (per load, default 10), BENCH_ONLY (see below), BENCH_PROFILE=<dir> (the
+// servers run with --cpu-prof into it), BERTH_SQLITE_SYNCHRONOUS (FULL by default, as operators run).
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,7 +31,7 @@ interface Server {
 
 async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = fork(fileURLToPath(new URL(process.env.BENCH_SERVER ?? './server.ts', import.meta.url)), [mode, String(port)], {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [mode, String(port)], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -118,7 +120,7 @@ const ceilingRequest: Request[] = [{
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 
 const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const ratio = (value: number, ceiling: number) => (Number.isNaN(ceiling) ? "" : `${fmt((100 * value) / ceiling, 1)} %`);
+const ratio = (value: number, ceiling: number) => (Number.isNaN(ceiling) ? '' : `${fmt((100 * value) / ceiling, 1)} %`);
 const met = (ok: boolean) => (ok ? 'yes' : 'NO');
 
 function print(rows: Row[]) {

@@ -12,7 +12,7 @@ const identifier = (name: string) => {
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly committed = new Signal();
-  private readonly finders = new Map<string, Database.Statement<[string, FieldValue], { doc: string }>>();
+  private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
   private readonly statements;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
 
@@ -32,8 +32,9 @@ export class SqliteReadStore implements ReadStore {
       checkpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
       minCheckpoint: this.db.prepare<[], { position: number | null; count: number }>(
         'SELECT MIN(position) AS position, COUNT(*) AS count FROM checkpoints'),
+      allCheckpoints: this.db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints'),
       setCheckpoint: this.db.prepare(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT DO UPDATE SET position = excluded.position'),
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT DO UPDATE SET position = MAX(position, excluded.position)'),
     };
     this.writeBatch = this.db.transaction((checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => {
       for (const write of writes) {
@@ -61,26 +62,30 @@ export class SqliteReadStore implements ReadStore {
   async find(collection: string, field: string, value: FieldValue): Promise<Doc[]> {
     // json_extract yields SQLite's 1/0 for JSON booleans.
     const bound = typeof value === 'boolean' ? Number(value) : value;
-    return this.finder(field).all(collection, bound).map((row) => JSON.parse(row.doc));
+    return this.finder(collection, field).all(bound).map((row) => JSON.parse(row.doc));
   }
 
   async all(collection: string): Promise<Doc[]> {
     return this.statements.all.all(collection).map((row) => JSON.parse(row.doc));
   }
 
-  async ensureIndex(_collection: string, field: string): Promise<void> {
-    // One index per field, shared by the collections that have it: the expression must read
-    // exactly as in the finder's query for SQLite to use it.
-    this.db.exec(`CREATE INDEX IF NOT EXISTS docs_by_${identifier(field)}
-      ON docs (collection, json_extract(doc, '$.${field}'))`);
+  /**
+   * A partial index per collection and field, so a write touches only its own collection's
+   * indexes. SQLite uses it only when the query names the collection and the expression
+   * literally, as the finder's does.
+   */
+  async ensureIndex(collection: string, field: string): Promise<void> {
+    this.db.exec(`CREATE INDEX IF NOT EXISTS docs_${identifier(collection)}_by_${identifier(field)}
+      ON docs (json_extract(doc, '$.${field}')) WHERE collection = '${collection}'`);
   }
 
-  private finder(field: string) {
-    let statement = this.finders.get(field);
+  private finder(collection: string, field: string) {
+    const key = `${collection}.${field}`;
+    let statement = this.finders.get(key);
     if (!statement) {
-      statement = this.db.prepare<[string, FieldValue], { doc: string }>(
-        `SELECT doc FROM docs WHERE collection = ? AND json_extract(doc, '$.${identifier(field)}') = ?`);
-      this.finders.set(field, statement);
+      statement = this.db.prepare<[FieldValue], { doc: string }>(
+        `SELECT doc FROM docs WHERE collection = '${identifier(collection)}' AND json_extract(doc, '$.${identifier(field)}') = ?`);
+      this.finders.set(key, statement);
     }
     return statement;
   }
@@ -92,6 +97,10 @@ export class SqliteReadStore implements ReadStore {
 
   async checkpoint(name: string): Promise<number> {
     return this.statements.checkpoint.get(name)?.position ?? 0;
+  }
+
+  async checkpoints(): Promise<Map<string, number>> {
+    return new Map(this.statements.allCheckpoints.all().map((row) => [row.name, row.position]));
   }
 
   private reached(position: number): boolean {

@@ -27,7 +27,8 @@ export type CertificateEvent =
   | { type: 'CertificateRemoved'; data: { certificateId: string } };
 
 const LABEL = 'Certificate';
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+// A segment may not start with a dot (no `..`, no hidden files); ids may start with `-`.
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 /** The default folder of a certificate's files: one per certificate, so none overwrites another. */
 export const defaultCertificatePath = (certificateId: string) => `certificates/${certificateId}`;
