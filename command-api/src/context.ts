@@ -8,6 +8,7 @@ import { newId } from '@berth/shared/ids';
 import { WrongExpectedVersionError } from '@berth/shared/ports/event-store';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { stateCacheOf } from './state-cache.ts';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
 
@@ -63,9 +64,18 @@ export class Context {
     return this.infra.secrets;
   }
 
+  private get states() {
+    return stateCacheOf(this.infra.eventStore);
+  }
+
   async load<A extends AnyAggregate>(aggregate: A, id: string): Promise<{ state: StateOf<A> | null; revision: number }> {
-    const { events, revision } = await this.infra.eventStore.readStream(streamName(aggregate.name, id));
-    return { state: fold(aggregate, events) as StateOf<A> | null, revision };
+    const stream = streamName(aggregate.name, id);
+    const cached = this.states.get(stream);
+    if (cached) return { state: cached.state as StateOf<A> | null, revision: cached.revision };
+    const { events, revision } = await this.infra.eventStore.readStream(stream);
+    const state = fold(aggregate, events) as StateOf<A> | null;
+    this.states.set(stream, { state, revision });
+    return { state, revision };
   }
 
   /** The current state of a referenced aggregate, or NOT_FOUND naming the field that referred to it. */
@@ -86,8 +96,12 @@ export class Context {
         const result = await this.infra.eventStore.append(stream, decided.map((event) => this.envelope(event)),
           revision === -1 ? 'no_stream' : revision);
         this.position = Math.max(this.position, result.position);
-        return { before: state, after: fold(aggregate, decided, state) as StateOf<A> | null };
+        const after = fold(aggregate, decided, state) as StateOf<A> | null;
+        this.states.set(stream, { state: after, revision: result.revision });
+        return { before: state, after };
       } catch (error) {
+        // Whatever happened, what this process knew of the stream may be behind: read it again.
+        this.states.forget(stream);
         if (!(error instanceof WrongExpectedVersionError)) throw error;
       }
     }

@@ -11,6 +11,7 @@ export interface DocWrite extends DocKey {
   readonly doc: Doc | null;
 }
 
+/** Documents answered are shared with the store's cache: treat them as read-only. */
 export interface ReadStore {
   get(collection: string, id: string): Promise<Doc | null>;
   getMany(keys: readonly DocKey[]): Promise<Map<string, Doc>>;

@@ -25,7 +25,8 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
   mkdirSync(config.dataDir, { recursive: true });
   const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
   const eventStore = new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
-  const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+  // Its cache is safe only while this process is the one that writes the read models.
+  const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache: config.roles.includes('projections') });
   return {
     config,
     eventStore,

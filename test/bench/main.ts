@@ -4,7 +4,7 @@
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
 // Knobs: BENCH_SECONDS (per load, default 10), BENCH_ONLY (see below), BENCH_PROFILE=<dir> (the
 // servers run with --cpu-prof into it), BERTH_SQLITE_SYNCHRONOUS (FULL by default, as operators run).
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild').split(','));
 
+const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
+
 interface Server {
   readonly url: string;
   readonly dataDir: string | null;
@@ -31,8 +33,10 @@ interface Server {
 
 async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [mode, String(port)], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+  // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
+  const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
+  const child: ChildProcess = spawn('bash', [START_SCRIPT, fileURLToPath(new URL('./server.ts', import.meta.url)), mode, String(port)], {
+    env: { ...process.env, BERTH_NODE_FLAGS: profile },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {

@@ -8,15 +8,30 @@ const identifier = (name: string) => {
   return name;
 };
 
-/** The embedded read models: JSON documents per collection, in one SQLite file. */
+/** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
+const CACHED_DOCS = 8192;
+const CACHED_LOOKUPS = 2048;
+
+/**
+ * The embedded read models: JSON documents per collection, in one SQLite file. With `cache`,
+ * parsed documents and lookups are kept in memory and updated from the writes this instance
+ * commits: only for a store that is the sole writer of its file (projections in this process).
+ */
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
+  private readonly docs = new Map<string, Doc | null>();
+  /** Lookup answers per collection, dropped whenever the collection is written. */
+  private readonly lookups = new Map<string, Map<string, Doc[]>>();
+  private readonly cache: boolean;
+  /** The checkpoints this instance committed, when it is the writer. */
+  private readonly committedCheckpoints = new Map<string, number>();
   private readonly committed = new Signal();
   private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
   private readonly statements;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
 
-  constructor(path: string) {
+  constructor(path: string, options: { cache?: boolean } = {}) {
+    this.cache = options.cache ?? false;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL'); // rebuildable from the log, so a lost tail is re-projected
@@ -45,16 +60,41 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
-  async get(collection: string, id: string): Promise<Doc | null> {
+  private read(collection: string, id: string): Doc | null {
+    const key = docKey(collection, id);
+    if (this.cache && this.docs.has(key)) return this.docs.get(key)!;
     const row = this.statements.get.get(collection, id);
-    return row ? JSON.parse(row.doc) : null;
+    const doc: Doc | null = row ? JSON.parse(row.doc) : null;
+    if (this.cache) this.remember(key, doc);
+    return doc;
+  }
+
+  private remember(key: string, doc: Doc | null) {
+    if (this.docs.size >= CACHED_DOCS) this.docs.delete(this.docs.keys().next().value!);
+    this.docs.set(key, doc);
+  }
+
+  private lookup(collection: string, key: string, query: () => Doc[]): Doc[] {
+    if (!this.cache) return query();
+    let answers = this.lookups.get(collection);
+    if (!answers) this.lookups.set(collection, (answers = new Map()));
+    let docs = answers.get(key);
+    if (!docs) {
+      if (answers.size >= CACHED_LOOKUPS) answers.delete(answers.keys().next().value!);
+      answers.set(key, (docs = query()));
+    }
+    return [...docs];
+  }
+
+  async get(collection: string, id: string): Promise<Doc | null> {
+    return this.read(collection, id);
   }
 
   async getMany(keys: readonly DocKey[]): Promise<Map<string, Doc>> {
     const found = new Map<string, Doc>();
     for (const { collection, id } of keys) {
-      const row = this.statements.get.get(collection, id);
-      if (row) found.set(docKey(collection, id), JSON.parse(row.doc));
+      const doc = this.read(collection, id);
+      if (doc) found.set(docKey(collection, id), doc);
     }
     return found;
   }
@@ -62,11 +102,12 @@ export class SqliteReadStore implements ReadStore {
   async find(collection: string, field: string, value: FieldValue): Promise<Doc[]> {
     // json_extract yields SQLite's 1/0 for JSON booleans.
     const bound = typeof value === 'boolean' ? Number(value) : value;
-    return this.finder(collection, field).all(bound).map((row) => JSON.parse(row.doc));
+    return this.lookup(collection, `${field}\u0000${typeof value}\u0000${String(value)}`,
+      () => this.finder(collection, field).all(bound).map((row) => JSON.parse(row.doc)));
   }
 
   async all(collection: string): Promise<Doc[]> {
-    return this.statements.all.all(collection).map((row) => JSON.parse(row.doc));
+    return this.lookup(collection, '', () => this.statements.all.all(collection).map((row) => JSON.parse(row.doc)));
   }
 
   /**
@@ -92,6 +133,15 @@ export class SqliteReadStore implements ReadStore {
 
   async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
     this.writeBatch(checkpoints, position, writes);
+    if (this.cache) {
+      for (const name of checkpoints) {
+        this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
+      }
+      for (const write of writes) {
+        this.remember(docKey(write.collection, write.id), write.doc);
+        this.lookups.delete(write.collection);
+      }
+    }
     this.committed.notify();
   }
 
@@ -104,6 +154,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private reached(position: number): boolean {
+    if (this.cache && this.committedCheckpoints.size > 0) {
+      let lowest = Infinity;
+      for (const at of this.committedCheckpoints.values()) lowest = Math.min(lowest, at);
+      return lowest >= position;
+    }
     const row = this.statements.minCheckpoint.get();
     return !!row && row.count > 0 && (row.position ?? 0) >= position;
   }
@@ -120,6 +175,9 @@ export class SqliteReadStore implements ReadStore {
 
   async clear(): Promise<void> {
     this.db.exec('DELETE FROM docs; DELETE FROM checkpoints;');
+    this.docs.clear();
+    this.lookups.clear();
+    this.committedCheckpoints.clear();
   }
 
   async close(): Promise<void> {
