@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 
-export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
+// The relay and the reactors (bus publishing, deployments, backups) join with the runtime issues.
+export const ROLES = ['api', 'projections'] as const;
 export type RoleName = (typeof ROLES)[number];
 
 export interface Config {

@@ -9,12 +9,10 @@ import type { RunningRole, StartRole } from './role.ts';
 const PACKAGES: Record<RoleName, string> = {
   api: '@berth/command-api',
   projections: '@berth/projections',
-  relay: '@berth/reactors/relay-role',
-  reactors: '@berth/reactors',
 };
 
 /** Projections start before the API, so that the API's first read-your-writes wait can succeed. */
-const ORDER: readonly RoleName[] = ['projections', 'relay', 'reactors', 'api'];
+const ORDER: readonly RoleName[] = ['projections', 'api'];
 
 export interface Berth {
   readonly infrastructure: Infrastructure;

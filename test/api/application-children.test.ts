@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 
-const pathsOf = (body: { issues: Array<{ path?: string }> }) => body.issues.map((issue) => issue.path);
-
 describe('ports, redirects and basic-auth users of an application', () => {
   let berth: TestBerth;
   let projectId: string;
@@ -14,14 +12,6 @@ describe('ports, redirects and basic-auth users of an application', () => {
   after(() => berth.stop());
 
   const newApplication = () => berth.ok('application.create', { name: 'shop', projectId });
-  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
-  async function refused(operation: string, input: Record<string, unknown>, status: number, field: string) {
-    const head = await berth.head();
-    const answer = await berth.call(operation, input);
-    assert.equal(answer.status, status, JSON.stringify(answer.body));
-    assert.deepEqual(pathsOf(answer.body), [field]);
-    assert.equal(await berth.head(), head);
-  }
 
   it('publishes ports, tcp unless told, listed in the application', async () => {
     const { applicationId } = await newApplication();
@@ -35,16 +25,16 @@ describe('ports, redirects and basic-auth users of an application', () => {
 
   it('refuses a port on an unknown application, or one its application already publishes', async () => {
     const { applicationId } = await newApplication();
-    await refused('port.create', { applicationId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'applicationId');
+    await berth.refused('port.create', { applicationId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'applicationId');
     const first = await berth.ok('port.create', { applicationId, publishedPort: 9000, targetPort: 80 });
-    await refused('port.create', { applicationId, publishedPort: 9000, targetPort: 81, protocol: 'tcp' }, 409, 'publishedPort');
+    await berth.refused('port.create', { applicationId, publishedPort: 9000, targetPort: 81, protocol: 'tcp' }, 409, 'publishedPort');
     const second = await berth.ok('port.create', { applicationId, publishedPort: 9001, targetPort: 80 });
-    await refused('port.update', { portId: second.portId, publishedPort: 9000, targetPort: 80 }, 409, 'publishedPort');
+    await berth.refused('port.update', { portId: second.portId, publishedPort: 9000, targetPort: 80 }, 409, 'publishedPort');
     const kept = await berth.ok('port.update', { portId: first.portId, publishedPort: 9000, targetPort: 8000 });
     assert.equal(kept.targetPort, 8000);
     const other = await newApplication();
     await berth.ok('port.create', { applicationId: other.applicationId, publishedPort: 9002, targetPort: 80 });
-    await refused('port.update', { portId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'portId');
+    await berth.refused('port.update', { portId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'portId');
   });
 
   it('deletes a port, answering it, then NOT_FOUND', async () => {
@@ -52,7 +42,7 @@ describe('ports, redirects and basic-auth users of an application', () => {
     const { portId } = await berth.ok('port.create', { applicationId, publishedPort: 7000, targetPort: 80 });
     assert.equal((await berth.ok('port.delete', { portId })).publishedPort, 7000);
     assert.equal((await berth.call('port.one', { portId })).status, 404);
-    await refused('port.delete', { portId }, 404, 'portId');
+    await berth.refused('port.delete', { portId }, 404, 'portId');
   });
 
   it('creates and updates redirects whose regex compiles, and refuses one that does not, naming regex', async () => {
@@ -61,9 +51,9 @@ describe('ports, redirects and basic-auth users of an application', () => {
     assert.equal(created.permanent, true);
     const updated = await berth.ok('redirects.update', { redirectId: created.redirectId, regex: '^/old/(.*)', replacement: '/new/$1', permanent: false });
     assert.deepEqual([updated.regex, updated.permanent], ['^/old/(.*)', false]);
-    await refused('redirects.create', { applicationId, regex: '([a-z', replacement: 'x', permanent: false }, 400, 'regex');
-    await refused('redirects.update', { redirectId: created.redirectId, regex: '*', replacement: 'x', permanent: false }, 400, 'regex');
-    await refused('redirects.create', { applicationId: 'nope', regex: 'a', replacement: 'b', permanent: false }, 404, 'applicationId');
+    await berth.refused('redirects.create', { applicationId, regex: '([a-z', replacement: 'x', permanent: false }, 400, 'regex');
+    await berth.refused('redirects.update', { redirectId: created.redirectId, regex: '*', replacement: 'x', permanent: false }, 400, 'regex');
+    await berth.refused('redirects.create', { applicationId: 'nope', regex: 'a', replacement: 'b', permanent: false }, 404, 'applicationId');
     assert.equal((await berth.ok('application.one', { applicationId })).redirects.length, 1);
     await berth.ok('redirects.delete', { redirectId: created.redirectId });
     assert.equal((await berth.call('redirects.one', { redirectId: created.redirectId })).status, 404);
@@ -73,16 +63,16 @@ describe('ports, redirects and basic-auth users of an application', () => {
     const { applicationId } = await newApplication();
     const alice = await berth.ok('security.create', { applicationId, username: 'alice', password: 'basic-secret-1' });
     assert.equal(alice.password, 'basic-secret-1');
-    await refused('security.create', { applicationId, username: 'alice', password: 'x' }, 409, 'username');
+    await berth.refused('security.create', { applicationId, username: 'alice', password: 'x' }, 409, 'username');
     const bob = await berth.ok('security.create', { applicationId, username: 'bob', password: 'basic-secret-2' });
-    await refused('security.update', { securityId: bob.securityId, username: 'alice', password: 'y' }, 409, 'username');
+    await berth.refused('security.update', { securityId: bob.securityId, username: 'alice', password: 'y' }, 409, 'username');
     const updated = await berth.ok('security.update', { securityId: bob.securityId, username: 'bobby', password: 'basic-secret-3' });
     assert.deepEqual([updated.username, updated.password], ['bobby', 'basic-secret-3']);
     const other = await newApplication();
     await berth.ok('security.create', { applicationId: other.applicationId, username: 'alice', password: 'z' });
-    const text = await log();
+    const text = await berth.eventLog();
     for (const secret of ['basic-secret-1', 'basic-secret-2', 'basic-secret-3']) assert.ok(!text.includes(secret));
-    await refused('security.create', { applicationId: 'nope', username: 'u', password: 'p' }, 404, 'applicationId');
+    await berth.refused('security.create', { applicationId: 'nope', username: 'u', password: 'p' }, 404, 'applicationId');
   });
 
   it('deletes an application with its ports, redirects and users, and frees its appName', async () => {
@@ -98,7 +88,7 @@ describe('ports, redirects and basic-auth users of an application', () => {
     ] as const) {
       assert.equal((await berth.call(operation, input)).status, 404, operation);
     }
-    await refused('application.delete', { applicationId }, 404, 'applicationId');
+    await berth.refused('application.delete', { applicationId }, 404, 'applicationId');
     const heir = await newApplication();
     assert.equal((await berth.ok('application.update', { applicationId: heir.applicationId, appName: app.appName })).appName, app.appName);
   });

@@ -4,8 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 
-const pathsOf = (body: { issues: Array<{ path?: string }> }) => body.issues.map((issue) => issue.path);
-
 describe('application operations', () => {
   let berth: TestBerth;
   let projectId: string;
@@ -17,16 +15,6 @@ describe('application operations', () => {
 
   const create = (name = 'shop', extra: Record<string, unknown> = {}) =>
     berth.ok('application.create', { name, projectId, ...extra });
-  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
-  /** Calls and expects a refusal with `status` naming `field`, with nothing appended. */
-  async function refused(operation: string, input: Record<string, unknown>, status: number, field?: string) {
-    const head = await berth.head();
-    const answer = await berth.call(operation, input);
-    assert.equal(answer.status, status, JSON.stringify(answer.body));
-    if (field) assert.deepEqual(pathsOf(answer.body), [field]);
-    assert.equal(await berth.head(), head);
-    return answer.body;
-  }
 
   it('creates an idle application and reads it back with its children', async () => {
     const created = await create('shop', { description: 'the shop' });
@@ -47,7 +35,7 @@ describe('application operations', () => {
   });
 
   it('refuses an application in a project that does not exist, naming projectId', async () => {
-    await refused('application.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
+    await berth.refused('application.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
   });
 
   it('names the runtime after the given appName, or the name, with a random suffix', async () => {
@@ -63,7 +51,7 @@ describe('application operations', () => {
   it('keeps appName unique: taking another application\'s name is a CONFLICT', async () => {
     const a = await create('a');
     const b = await create('b');
-    await refused('application.update', { applicationId: b.applicationId, appName: a.appName }, 409, 'appName');
+    await berth.refused('application.update', { applicationId: b.applicationId, appName: a.appName }, 409, 'appName');
     assert.equal((await berth.ok('application.one', { applicationId: b.applicationId })).appName, b.appName);
   });
 
@@ -73,7 +61,7 @@ describe('application operations', () => {
     assert.equal(renamed.appName, `renamed-${a.appName}`);
     const b = await create('b');
     assert.equal((await berth.ok('application.update', { applicationId: b.applicationId, appName: a.appName })).appName, a.appName);
-    await refused('application.update', { applicationId: b.applicationId, appName: 'Not A Name!' }, 400, 'appName');
+    await berth.refused('application.update', { applicationId: b.applicationId, appName: 'Not A Name!' }, 400, 'appName');
   });
 
   it('updates any field, ignores createdAt, and checks the project and registry it moves to', async () => {
@@ -88,11 +76,11 @@ describe('application operations', () => {
     assert.deepEqual(updated.labelsOrch, { tier: 'web' });
     assert.deepEqual(updated.healthCheckOrch, { Test: ['CMD', 'true'], Retries: 3 });
     assert.equal(updated.createdAt, a.createdAt);
-    await refused('application.update', { applicationId: a.applicationId, projectId: 'nope' }, 404, 'projectId');
-    await refused('application.update', { applicationId: a.applicationId, registryId: 'nope' }, 404, 'registryId');
+    await berth.refused('application.update', { applicationId: a.applicationId, projectId: 'nope' }, 404, 'projectId');
+    await berth.refused('application.update', { applicationId: a.applicationId, registryId: 'nope' }, 404, 'registryId');
     const other = await berth.ok('project.create', { name: 'other' });
     assert.equal((await berth.ok('application.update', { applicationId: a.applicationId, projectId: other.projectId })).projectId, other.projectId);
-    await refused('application.update', { applicationId: 'nope', replicas: 2 }, 404, 'applicationId');
+    await berth.refused('application.update', { applicationId: 'nope', replicas: 2 }, 404, 'applicationId');
   });
 
   it('saves environment, build type and each source provider', async () => {
@@ -106,14 +94,14 @@ describe('application operations', () => {
     assert.deepEqual([image.sourceType, image.containerImage, image.username, image.password], ['container', 'nginx:1', 'u', 'registry-secret-1']);
     const git = await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: 'git@forge.test:me/shop.git', customGitBranch: 'main', customGitBuildPath: '/' });
     assert.deepEqual([git.sourceType, git.customGitUrl, git.customGitBranch], ['git', 'git@forge.test:me/shop.git', 'main']);
-    await refused('application.saveEnvironment', { applicationId: 'nope', env: 'A=1' }, 404, 'applicationId');
+    await berth.refused('application.saveEnvironment', { applicationId: 'nope', env: 'A=1' }, 404, 'applicationId');
   });
 
   it('never holds a registry password in clear in the log, and records nothing when it is sent back unchanged', async () => {
     const { applicationId } = await create();
     await berth.ok('application.saveContainerProvider', { applicationId, containerImage: 'x', password: 'container-pass-42' });
     await berth.ok('application.update', { applicationId, password: 'update-pass-43' });
-    const text = await log();
+    const text = await berth.eventLog();
     assert.ok(!text.includes('container-pass-42'));
     assert.ok(!text.includes('update-pass-43'));
     const head = await berth.head();
@@ -131,9 +119,9 @@ describe('application operations', () => {
     ]);
     assert.ok(!answers.includes('PRIVATE KEY'));
     assert.ok(!answers.includes('sshPrivateKey'));
-    assert.ok(!(await log()).includes('PRIVATE KEY'));
+    assert.ok(!(await berth.eventLog()).includes('PRIVATE KEY'));
     assert.equal((await berth.ok('application.removeSSHKey', { applicationId })).customGitSSHKey, null);
-    await refused('application.generateSSHKey', { applicationId: 'nope' }, 404, 'applicationId');
+    await berth.refused('application.generateSSHKey', { applicationId: 'nope' }, 404, 'applicationId');
   });
 
   it('takes a PEM private key on update and shows its public key; refuses what is not one, naming customGitSSHKey', async () => {
@@ -141,12 +129,12 @@ describe('application operations', () => {
     const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const updated = await berth.ok('application.update', { applicationId, customGitSSHKey: pem });
     assert.match(updated.customGitSSHKey, /^ssh-ed25519 AAAA/);
-    assert.ok(!(await log()).includes(pem.split('\n')[1]!));
+    assert.ok(!(await berth.eventLog()).includes(pem.split('\n')[1]!));
     const head = await berth.head();
     await berth.ok('application.update', { applicationId, customGitSSHKey: updated.customGitSSHKey });
     assert.equal(await berth.head(), head);
-    await refused('application.update', { applicationId, customGitSSHKey: 'not a key' }, 400, 'customGitSSHKey');
-    await refused('application.update', { applicationId, customGitSSHKey: generateSshKeyPair().privateKey }, 400, 'customGitSSHKey');
+    await berth.refused('application.update', { applicationId, customGitSSHKey: 'not a key' }, 400, 'customGitSSHKey');
+    await berth.refused('application.update', { applicationId, customGitSSHKey: generateSshKeyPair().privateKey }, 400, 'customGitSSHKey');
     assert.equal((await berth.ok('application.update', { applicationId, customGitSSHKey: null })).customGitSSHKey, null);
   });
 
@@ -158,18 +146,18 @@ describe('application operations', () => {
     assert.equal((await berth.ok('application.markRunning', { applicationId })).applicationStatus, 'running');
     const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n';
     assert.equal((await berth.ok('application.updateProxyConfig', { applicationId, proxyConfig })).proxyConfig, proxyConfig);
-    await refused('application.updateProxyConfig', { applicationId, proxyConfig: 'http: [unclosed' }, 400, 'proxyConfig');
-    await refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig }, 404, 'applicationId');
+    await berth.refused('application.updateProxyConfig', { applicationId, proxyConfig: 'http: [unclosed' }, 400, 'proxyConfig');
+    await berth.refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig }, 404, 'applicationId');
   });
 
   it('answers the runtime operations NOT_FOUND for an unknown id and NOT_IMPLEMENTED for a known one, appending nothing', async () => {
     const { applicationId, appName } = await create();
     for (const operation of ['reload', 'stop', 'start', 'redeploy', 'deploy', 'cleanQueues', 'readProxyConfig']) {
-      await refused(`application.${operation}`, { applicationId: 'nope', ...(operation === 'reload' && { appName }) }, 404, 'applicationId');
-      const body = await refused(`application.${operation}`, { applicationId, ...(operation === 'reload' && { appName }) }, 501);
+      await berth.refused(`application.${operation}`, { applicationId: 'nope', ...(operation === 'reload' && { appName }) }, 404, 'applicationId');
+      const body = await berth.refused(`application.${operation}`, { applicationId, ...(operation === 'reload' && { appName }) }, 501);
       assert.equal(body.code, 'NOT_IMPLEMENTED');
     }
-    await refused('application.readAppMonitoring', { appName }, 501);
+    await berth.refused('application.readAppMonitoring', { appName }, 501);
   });
 
   it('deletes an application with its project, freeing its appName', async () => {

@@ -26,17 +26,7 @@ describe('compose operations', () => {
   });
   after(() => berth.stop());
 
-  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
   const create = (input: Record<string, unknown> = {}) => berth.ok('compose.create', { name: 'shop', projectId, ...input });
-  const pathsOf = (body: { issues: { path: string }[] }) => body.issues.map((issue) => issue.path);
-  /** A refusal: its status, the field it names, and nothing appended. */
-  async function refused(operation: string, input: Record<string, unknown>, status: number, field?: string) {
-    const head = await berth.head();
-    const answer = await berth.call(operation, input);
-    assert.equal(answer.status, status, JSON.stringify(answer.body));
-    if (field) assert.deepEqual(pathsOf(answer.body), [field]);
-    assert.equal(await berth.head(), head);
-  }
 
   it('creates a raw container-compose service, readable at once and listed in its project', async () => {
     const created = await create({ appName: 'Shop Front' });
@@ -59,7 +49,7 @@ describe('compose operations', () => {
   });
 
   it('refuses a create in a missing project, naming projectId', async () => {
-    await refused('compose.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
+    await berth.refused('compose.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
   });
 
   it('updates any field, ignores createdAt, and lists the services of the saved file', async () => {
@@ -76,13 +66,13 @@ describe('compose operations', () => {
 
   it('refuses a compose file that is not YAML with a services mapping, naming composeFile', async () => {
     const { composeId } = await create();
-    await refused('compose.update', { composeId, composeFile: 'services: [web' }, 400, 'composeFile');
-    await refused('compose.update', { composeId, composeFile: 'web:\n  image: nginx\n' }, 400, 'composeFile');
+    await berth.refused('compose.update', { composeId, composeFile: 'services: [web' }, 400, 'composeFile');
+    await berth.refused('compose.update', { composeId, composeFile: 'web:\n  image: nginx\n' }, 400, 'composeFile');
   });
 
   it('refuses to move a service into a missing project, naming projectId', async () => {
     const { composeId } = await create();
-    await refused('compose.update', { composeId, projectId: 'nope' }, 404, 'projectId');
+    await berth.refused('compose.update', { composeId, projectId: 'nope' }, 404, 'projectId');
   });
 
   it('lists no services for an empty file', async () => {
@@ -111,7 +101,7 @@ describe('compose operations', () => {
     assert.match(withKey.customGitSSHKey, /^ssh-ed25519 /);
     assert.equal('sshPrivateKey' in withKey, false);
     assert.equal('sshPrivateKey' in (await berth.ok('compose.one', { composeId })), false);
-    assert.doesNotMatch(await log(), /BEGIN OPENSSH PRIVATE KEY/);
+    assert.doesNotMatch(await berth.eventLog(), /BEGIN OPENSSH PRIVATE KEY/);
     assert.equal((await berth.ok('compose.removeSSHKey', { composeId })).customGitSSHKey, null);
   });
 
@@ -152,7 +142,7 @@ describe('compose operations', () => {
   it('refuses a prefix that would make invalid names, naming prefix', async () => {
     const { composeId } = await create();
     await berth.ok('compose.update', { composeId, composeFile: FILE });
-    await refused('compose.randomizeCompose', { composeId, prefix: 'a b' }, 400, 'prefix');
+    await berth.refused('compose.randomizeCompose', { composeId, prefix: 'a b' }, 400, 'prefix');
   });
 
   it('deletes a service, answers it as it was, then answers NOT_FOUND; its appName is free again', async () => {
@@ -168,28 +158,28 @@ describe('compose operations', () => {
     const application = await berth.ok('application.create', { name: 'api', projectId });
     const taken = await create();
     const { composeId } = await create();
-    await refused('compose.update', { composeId, appName: application.appName }, 409, 'appName');
-    await refused('compose.update', { composeId, appName: taken.appName }, 409, 'appName');
+    await berth.refused('compose.update', { composeId, appName: application.appName }, 409, 'appName');
+    await berth.refused('compose.update', { composeId, appName: taken.appName }, 409, 'appName');
   });
 
   for (const operation of ['compose.update', 'compose.delete', 'compose.generateSSHKey', 'compose.removeSSHKey',
     'compose.refreshToken', 'compose.randomizeCompose', 'compose.allServices', 'compose.getDefaultCommand', 'compose.one']) {
     it(`answers NOT_FOUND naming composeId for ${operation} on an unknown id`, async () => {
-      await refused(operation, { composeId: 'nope' }, 404, 'composeId');
+      await berth.refused(operation, { composeId: 'nope' }, 404, 'composeId');
     });
   }
 
   for (const procedure of ['deploy', 'redeploy', 'stop', 'cleanQueues']) {
     it(`answers ${procedure} with NOT_FOUND for an unknown id and NOT_IMPLEMENTED for a known one, appending nothing`, async () => {
-      await refused(`compose.${procedure}`, { composeId: 'nope' }, 404, 'composeId');
+      await berth.refused(`compose.${procedure}`, { composeId: 'nope' }, 404, 'composeId');
       const { composeId } = await create();
-      await refused(`compose.${procedure}`, { composeId }, 501);
+      await berth.refused(`compose.${procedure}`, { composeId }, 501);
     });
   }
 
   it('answers deployTemplate with NOT_FOUND for a missing project, else NOT_IMPLEMENTED; templates NOT_IMPLEMENTED', async () => {
-    await refused('compose.deployTemplate', { projectId: 'nope', id: 'blog' }, 404, 'projectId');
-    await refused('compose.deployTemplate', { projectId, id: 'blog' }, 501);
-    await refused('compose.templates', {}, 501);
+    await berth.refused('compose.deployTemplate', { projectId: 'nope', id: 'blog' }, 404, 'projectId');
+    await berth.refused('compose.deployTemplate', { projectId, id: 'blog' }, 501);
+    await berth.refused('compose.templates', {}, 501);
   });
 });

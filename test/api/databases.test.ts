@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
+import { databaseCredentials, PASSWORD_FIELDS } from '../support/databases.ts';
 
-const PASSWORDS = new Set(['databasePassword', 'databaseRootPassword']);
-/** An engine's credential fields as a create sends them: passwords left empty unless given. */
-const credentials = (engine: Engine, password = '') => Object.fromEntries(
-  credentialFields(engine).map((field) => [field, PASSWORDS.has(field) ? password : 'app']),
-);
 /** Engines whose databases can have backups (the backup contract has no dbepsilon). */
 const BACKED_UP: readonly Engine[] = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta'];
 
@@ -21,22 +17,11 @@ describe('database operations', () => {
   });
   after(() => berth.stop());
 
-  const log = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
-  const pathsOf = (body: { issues: { path: string }[] }) => body.issues.map((issue) => issue.path);
-  /** A refusal: its status, the field it names, and nothing appended. */
-  async function refused(operation: string, input: Record<string, unknown>, status: number, field?: string) {
-    const head = await berth.head();
-    const answer = await berth.call(operation, input);
-    assert.equal(answer.status, status, JSON.stringify(answer.body));
-    if (field) assert.deepEqual(pathsOf(answer.body), [field]);
-    assert.equal(await berth.head(), head);
-  }
-
   for (const engine of ENGINES) {
     describe(engine, () => {
       const idField = `${engine}Id`;
       const create = (input: Record<string, unknown> = {}) =>
-        berth.ok(`${engine}.create`, { name: 'orders', appName: 'orders', projectId, ...credentials(engine), ...input });
+        berth.ok(`${engine}.create`, { name: 'orders', appName: 'orders', projectId, ...databaseCredentials(engine), ...input });
 
       it('creates with the default image and generated passwords, answered but never in clear in the log', async () => {
         const created = await create();
@@ -45,22 +30,22 @@ describe('database operations', () => {
         assert.equal(created.containerImage, DEFAULT_IMAGES[engine]);
         assert.equal(created.applicationStatus, 'idle');
         assert.equal(created.externalPort, null);
-        const events = await log();
-        for (const field of credentialFields(engine).filter((f) => PASSWORDS.has(f))) {
+        const events = await berth.eventLog();
+        for (const field of credentialFields(engine).filter((f) => PASSWORD_FIELDS.has(f))) {
           assert.match(created[field], /^[A-Za-z0-9]{32}$/);
           assert.equal(events.includes(created[field]), false, `${field} is in clear in the log`);
         }
       });
 
       it('keeps a given password and image, sealed in the log', async () => {
-        const created = await create({ ...credentials(engine, 'S3cret-given-pass'), containerImage: `${engine}:latest` });
+        const created = await create({ ...databaseCredentials(engine, { password: 'S3cret-given-pass' }), containerImage: `${engine}:latest` });
         assert.equal(created.databasePassword, 'S3cret-given-pass');
         assert.equal(created.containerImage, `${engine}:latest`);
-        assert.equal((await log()).includes('S3cret-given-pass'), false);
+        assert.equal((await berth.eventLog()).includes('S3cret-given-pass'), false);
       });
 
       it('refuses a create in a missing project, naming projectId', async () => {
-        await refused(`${engine}.create`, { name: 'x', appName: 'x', projectId: 'nope', ...credentials(engine) }, 404, 'projectId');
+        await berth.refused(`${engine}.create`, { name: 'x', appName: 'x', projectId: 'nope', ...databaseCredentials(engine) }, 404, 'projectId');
       });
 
       it('reads a database with its backups, and lists it in its project', async () => {
@@ -85,7 +70,7 @@ describe('database operations', () => {
         assert.equal(updated.databasePassword, created.databasePassword);
         const changed = await berth.ok(`${engine}.update`, { [idField]: created[idField], databasePassword: 'N3w-password-here' });
         assert.equal(changed.databasePassword, 'N3w-password-here');
-        assert.equal((await log()).includes('N3w-password-here'), false);
+        assert.equal((await berth.eventLog()).includes('N3w-password-here'), false);
       });
 
       it('appends nothing for an update that sends the record back as it was', async () => {
@@ -105,11 +90,11 @@ describe('database operations', () => {
 
       it('saves an external port, refuses one another database publishes, and frees it with null', async () => {
         const created = await create();
-        const other = await berth.ok('dbgamma.create', { name: 'o', appName: 'o', projectId, ...credentials('dbgamma') });
+        const other = await berth.ok('dbgamma.create', { name: 'o', appName: 'o', projectId, ...databaseCredentials('dbgamma') });
         const taken = port++;
         await berth.ok('dbgamma.saveExternalPort', { dbgammaId: other.dbgammaId, externalPort: taken });
-        await refused(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
-        await refused(`${engine}.update`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
+        await berth.refused(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
+        await berth.refused(`${engine}.update`, { [idField]: created[idField], externalPort: taken }, 409, 'externalPort');
         const mine = port++;
         assert.equal((await berth.ok(`${engine}.saveExternalPort`, { [idField]: created[idField], externalPort: mine })).externalPort, mine);
         // Saving its own port again is no clash.
@@ -122,7 +107,7 @@ describe('database operations', () => {
         const created = await create();
         const changed = await berth.ok(`${engine}.changeStatus`, { [idField]: created[idField], applicationStatus: 'error' });
         assert.equal(changed.applicationStatus, 'error');
-        await refused(`${engine}.changeStatus`, { [idField]: created[idField], applicationStatus: 'broken' }, 400, 'applicationStatus');
+        await berth.refused(`${engine}.changeStatus`, { [idField]: created[idField], applicationStatus: 'broken' }, 400, 'applicationStatus');
       });
 
       it('removes a database, answers it as it was, then answers NOT_FOUND; its appName is free again', async () => {
@@ -140,31 +125,31 @@ describe('database operations', () => {
         const application = await berth.ok('application.create', { name: 'api', projectId });
         const compose = await berth.ok('compose.create', { name: 'stack', projectId });
         const { [idField]: id } = await create();
-        await refused(`${engine}.update`, { [idField]: id, appName: application.appName }, 409, 'appName');
-        await refused(`${engine}.update`, { [idField]: id, appName: compose.appName }, 409, 'appName');
+        await berth.refused(`${engine}.update`, { [idField]: id, appName: application.appName }, 409, 'appName');
+        await berth.refused(`${engine}.update`, { [idField]: id, appName: compose.appName }, 409, 'appName');
       });
 
       it('refuses to move a database into a missing project, naming projectId', async () => {
         const { [idField]: id } = await create();
-        await refused(`${engine}.update`, { [idField]: id, projectId: 'nope' }, 404, 'projectId');
+        await berth.refused(`${engine}.update`, { [idField]: id, projectId: 'nope' }, 404, 'projectId');
       });
 
       it('answers NOT_FOUND naming the id field for every operation on an unknown id', async () => {
         const unknown = { [idField]: 'nope' };
-        await refused(`${engine}.one`, unknown, 404, idField);
-        await refused(`${engine}.update`, { ...unknown, name: 'x' }, 404, idField);
-        await refused(`${engine}.saveEnvironment`, { ...unknown, env: 'A=1' }, 404, idField);
-        await refused(`${engine}.saveExternalPort`, { ...unknown, externalPort: null }, 404, idField);
-        await refused(`${engine}.changeStatus`, { ...unknown, applicationStatus: 'done' }, 404, idField);
-        await refused(`${engine}.remove`, unknown, 404, idField);
+        await berth.refused(`${engine}.one`, unknown, 404, idField);
+        await berth.refused(`${engine}.update`, { ...unknown, name: 'x' }, 404, idField);
+        await berth.refused(`${engine}.saveEnvironment`, { ...unknown, env: 'A=1' }, 404, idField);
+        await berth.refused(`${engine}.saveExternalPort`, { ...unknown, externalPort: null }, 404, idField);
+        await berth.refused(`${engine}.changeStatus`, { ...unknown, applicationStatus: 'done' }, 404, idField);
+        await berth.refused(`${engine}.remove`, unknown, 404, idField);
       });
 
       it('answers start, stop, deploy and reload with NOT_FOUND for an unknown id, else NOT_IMPLEMENTED, appending nothing', async () => {
         const created = await create();
         for (const procedure of ['start', 'stop', 'deploy', 'reload']) {
           const extra = procedure === 'reload' ? { appName: created.appName } : {};
-          await refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
-          await refused(`${engine}.${procedure}`, { [idField]: created[idField], ...extra }, 501);
+          await berth.refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
+          await berth.refused(`${engine}.${procedure}`, { [idField]: created[idField], ...extra }, 501);
         }
       });
     });
@@ -173,7 +158,7 @@ describe('database operations', () => {
   it('removes the databases and compose services of a removed project, and frees their appNames', async () => {
     const { projectId: doomed } = await berth.ok('project.create', { name: 'doomed' });
     const databases = await Promise.all(ENGINES.map((engine) =>
-      berth.ok(`${engine}.create`, { name: 'd', appName: 'd', projectId: doomed, ...credentials(engine) })));
+      berth.ok(`${engine}.create`, { name: 'd', appName: 'd', projectId: doomed, ...databaseCredentials(engine) })));
     const compose = await berth.ok('compose.create', { name: 'c', projectId: doomed });
     await berth.ok('project.remove', { projectId: doomed });
     for (const [i, engine] of ENGINES.entries()) {
@@ -187,7 +172,7 @@ describe('database operations', () => {
   for (const engine of BACKED_UP) {
     it(`shows the backups of a ${engine} database, and removes them with it`, async () => {
       const idField = `${engine}Id`;
-      const database = await berth.ok(`${engine}.create`, { name: 'b', appName: 'b', projectId, ...credentials(engine) });
+      const database = await berth.ok(`${engine}.create`, { name: 'b', appName: 'b', projectId, ...databaseCredentials(engine) });
       const { destinationId } = await berth.ok('destination.create', {
         name: 'bucket', accessKey: 'AK', bucket: 'backups', region: 'r', endpoint: 'https://s3.example.com', secretAccessKey: 'SK',
       });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
 import { selfSignedCertificate } from '../support/certificate.ts';
 
 const PASSWORD = 'registry-password-in-the-clear';
@@ -8,14 +8,11 @@ const registryInput = (registryName: string) => ({
   registryName, username: 'bot', password: PASSWORD, registryUrl: 'registry.example.com:5000', registryType: 'selfHosted', imagePrefix: null,
 });
 
-const paths = (body: { issues: Array<{ path?: string }> }) => body.issues.map((issue) => issue.path);
-
 describe('registry and certificates operations', () => {
   let berth: TestBerth;
   before(async () => { berth = await startBerth(); });
   after(() => berth.stop());
 
-  const logText = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
   const registry = async (name = 'images') => (await berth.ok('registry.create', registryInput(name))).registryId as string;
 
   describe('registry', () => {
@@ -26,7 +23,7 @@ describe('registry and certificates operations', () => {
       assert.equal(created.password, PASSWORD);
       assert.equal(created.registryUrl, 'registry.example.com:5000');
       assert.equal((await berth.ok('registry.one', { registryId: created.registryId })).password, PASSWORD);
-      assert.ok(!(await logText()).includes(PASSWORD));
+      assert.ok(!(await berth.eventLog()).includes(PASSWORD));
     });
 
     it('lists registries newest first', async () => {
@@ -42,10 +39,10 @@ describe('registry and certificates operations', () => {
       for (const registryUrl of ['not a host', 'ftp://files.example.com', 'bot:secret@registry.example.com']) {
         const created = await berth.call('registry.create', { ...registryInput('bad'), registryUrl });
         assert.equal(created.status, 400, registryUrl);
-        assert.deepEqual(paths(created.body), ['registryUrl']);
+        assert.deepEqual(pathsOf(created.body), ['registryUrl']);
         const updated = await berth.call('registry.update', { registryId, registryUrl });
         assert.equal(updated.status, 400, registryUrl);
-        assert.deepEqual(paths(updated.body), ['registryUrl']);
+        assert.deepEqual(pathsOf(updated.body), ['registryUrl']);
       }
       assert.equal(await berth.head(), head);
     });
@@ -56,7 +53,7 @@ describe('registry and certificates operations', () => {
       assert.equal(updated.password, 'new-registry-secret');
       assert.equal(updated.registryUrl, 'https://ghcr.io');
       assert.equal(updated.registryName, 'edit');
-      assert.ok(!(await logText()).includes('new-registry-secret'));
+      assert.ok(!(await berth.eventLog()).includes('new-registry-secret'));
       const head = await berth.head();
       await berth.ok('registry.update', { registryId, password: 'new-registry-secret' });
       assert.equal(await berth.head(), head, 'the same password again is no change');
@@ -65,11 +62,7 @@ describe('registry and certificates operations', () => {
     it('moves a registry to an existing account only, naming adminId otherwise', async () => {
       const registryId = await registry();
       const admin = await berth.ok('auth.get');
-      const head = await berth.head();
-      const missing = await berth.call('registry.update', { registryId, adminId: 'nobody' });
-      assert.equal(missing.status, 404);
-      assert.deepEqual(paths(missing.body), ['adminId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('registry.update', { registryId, adminId: 'nobody' }, 404, 'adminId');
       assert.equal((await berth.ok('registry.update', { registryId, adminId: admin.id })).adminId, admin.id);
     });
 
@@ -79,20 +72,14 @@ describe('registry and certificates operations', () => {
       assert.equal(moved.createdAt, '2024-05-01T10:00:00.000Z');
       const bad = await berth.call('registry.update', { registryId, createdAt: 'yesterday' });
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['createdAt']);
+      assert.deepEqual(pathsOf(bad.body), ['createdAt']);
     });
 
     it('answers NOT_FOUND naming registryId for an unknown one, appending nothing', async () => {
-      const head = await berth.head();
       for (const [op, input] of [
         ['registry.one', { registryId: 'nope' }], ['registry.remove', { registryId: 'nope' }],
         ['registry.update', { registryId: 'nope', username: 'x' }],
-      ] as const) {
-        const answer = await berth.call(op, input);
-        assert.equal(answer.status, 404, op);
-        assert.deepEqual(paths(answer.body), ['registryId']);
-      }
-      assert.equal(await berth.head(), head);
+      ] as const) await berth.refused(op, input, 404, 'registryId');
     });
 
     it('refuses to remove a registry an application uses, then removes it once unused', async () => {
@@ -100,26 +87,16 @@ describe('registry and certificates operations', () => {
       const { projectId } = await berth.ok('project.create', { name: 'shop' });
       const { applicationId } = await berth.ok('application.create', { name: 'web', projectId });
       await berth.ok('application.update', { applicationId, registryId });
-      const head = await berth.head();
-      const refused = await berth.call('registry.remove', { registryId });
-      assert.equal(refused.status, 409);
-      assert.deepEqual(paths(refused.body), ['registryId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('registry.remove', { registryId }, 409, 'registryId');
       await berth.ok('application.update', { applicationId, registryId: null });
       assert.equal((await berth.ok('registry.remove', { registryId })).registryName, 'in-use');
       assert.equal((await berth.call('registry.one', { registryId })).status, 404);
     });
 
     it('says testRegistry and enableSelfHostedRegistry are not built yet, after checking the URL', async () => {
-      const head = await berth.head();
-      const test = await berth.call('registry.testRegistry', registryInput('probe'));
-      assert.equal(test.status, 501);
-      const enable = await berth.call('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' });
-      assert.equal(enable.status, 501);
-      const bad = await berth.call('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' });
-      assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['registryUrl']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('registry.testRegistry', registryInput('probe'), 501);
+      await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 501);
+      await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');
     });
   });
 
@@ -138,7 +115,7 @@ describe('registry and certificates operations', () => {
       assert.equal(created.privateKey, shop.privateKey);
       const one = await berth.ok('certificates.one', { certificateId: created.certificateId });
       assert.equal(one.certificateData, shop.certificateData);
-      assert.ok(!(await logText()).includes(keyBody(shop.privateKey)), 'the private key is in the log in clear');
+      assert.ok(!(await berth.eventLog()).includes(keyBody(shop.privateKey)), 'the private key is in the log in clear');
     });
 
     it('uses a chosen certificateId and certificatePath, and refuses the id twice', async () => {
@@ -148,11 +125,7 @@ describe('registry and certificates operations', () => {
       assert.equal(created.certificateId, 'shop-tls');
       assert.equal(created.certificatePath, 'shop/tls');
       assert.equal(created.autoRenew, true);
-      const head = await berth.head();
-      const again = await berth.call('certificates.create', { certificateId: 'shop-tls', name: 'again', ...shop });
-      assert.equal(again.status, 409);
-      assert.deepEqual(paths(again.body), ['certificateId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('certificates.create', { certificateId: 'shop-tls', name: 'again', ...shop }, 409, 'certificateId');
     });
 
     it('refuses what the proxy could not serve, naming the field at fault, appending nothing', async () => {
@@ -167,7 +140,7 @@ describe('registry and certificates operations', () => {
       for (const [input, field] of cases) {
         const answer = await berth.call('certificates.create', { name: 'bad', ...input });
         assert.equal(answer.status, 400, field);
-        assert.deepEqual(paths(answer.body), [field]);
+        assert.deepEqual(pathsOf(answer.body), [field]);
       }
       const mismatch = await berth.call('certificates.create', { name: 'bad', ...shop, privateKey: other.privateKey });
       assert.match(mismatch.body.message, /does not match the certificate/);
@@ -182,7 +155,7 @@ describe('registry and certificates operations', () => {
       assert.equal((await berth.ok('certificates.remove', { certificateId: first })).name, 'first');
       const gone = await berth.call('certificates.one', { certificateId: first });
       assert.equal(gone.status, 404);
-      assert.deepEqual(paths(gone.body), ['certificateId']);
+      assert.deepEqual(pathsOf(gone.body), ['certificateId']);
       assert.equal((await berth.call('certificates.remove', { certificateId: first })).status, 404);
     });
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
+import { databaseCredentials } from '../support/databases.ts';
 
 const SECRET = 'wJalrXUtnFEMI-destination-secret';
 
@@ -8,19 +9,16 @@ const destinationInput = (name: string) => ({
   name, accessKey: 'AKIAEXAMPLE', bucket: 'backups', region: 'us-east-1', endpoint: 'https://s3.example.com', secretAccessKey: SECRET,
 });
 
-const paths = (body: { issues: Array<{ path?: string }> }) => body.issues.map((issue) => issue.path);
-
 describe('destination and backup operations', () => {
   let berth: TestBerth;
   before(async () => { berth = await startBerth(); });
   after(() => berth.stop());
 
-  const logText = async () => JSON.stringify(await berth.berth.infrastructure.eventStore.readAll(0, 100000));
   const destination = async (name = 'bucket') => (await berth.ok('destination.create', destinationInput(name))).destinationId as string;
   const database = async () => {
     const { projectId } = await berth.ok('project.create', { name: 'data' });
     const created = await berth.ok('dbgamma.create', {
-      name: 'orders', appName: 'orders', projectId, databaseName: 'orders', databaseUser: 'app', databasePassword: '',
+      name: 'orders', appName: 'orders', projectId, ...databaseCredentials('dbgamma', { name: 'orders' }),
     });
     return created.dbgammaId as string;
   };
@@ -33,7 +31,7 @@ describe('destination and backup operations', () => {
       const created = await berth.ok('destination.create', destinationInput('vault'));
       assert.equal(created.secretAccessKey, SECRET);
       assert.equal((await berth.ok('destination.one', { destinationId: created.destinationId })).secretAccessKey, SECRET);
-      assert.ok(!(await logText()).includes(SECRET));
+      assert.ok(!(await berth.eventLog()).includes(SECRET));
     });
 
     it('lists destinations newest first', async () => {
@@ -53,20 +51,14 @@ describe('destination and backup operations', () => {
       const changed = await berth.ok('destination.update', { ...destinationInput('edit'), destinationId, bucket: 'archive', secretAccessKey: 'rotated-key-42' });
       assert.equal(changed.bucket, 'archive');
       assert.equal(changed.secretAccessKey, 'rotated-key-42');
-      assert.ok(!(await logText()).includes('rotated-key-42'));
+      assert.ok(!(await berth.eventLog()).includes('rotated-key-42'));
     });
 
     it('answers NOT_FOUND naming destinationId for an unknown one, appending nothing', async () => {
-      const head = await berth.head();
       for (const [op, input] of [
         ['destination.one', { destinationId: 'nope' }], ['destination.remove', { destinationId: 'nope' }],
         ['destination.update', { ...destinationInput('x'), destinationId: 'nope' }],
-      ] as const) {
-        const answer = await berth.call(op, input);
-        assert.equal(answer.status, 404, op);
-        assert.deepEqual(paths(answer.body), ['destinationId']);
-      }
-      assert.equal(await berth.head(), head);
+      ] as const) await berth.refused(op, input, 404, 'destinationId');
     });
 
     it('removes an unused destination and answers it', async () => {
@@ -77,12 +69,9 @@ describe('destination and backup operations', () => {
     });
 
     it('says testConnection is not built yet, once the fields are valid', async () => {
-      const head = await berth.head();
-      const answer = await berth.call('destination.testConnection', destinationInput('probe'));
-      assert.equal(answer.status, 501);
-      assert.equal(answer.body.code, 'NOT_IMPLEMENTED');
-      assert.equal((await berth.call('destination.testConnection', { name: '' })).status, 400);
-      assert.equal(await berth.head(), head);
+      const answer = await berth.refused('destination.testConnection', destinationInput('probe'), 501);
+      assert.equal(answer.code, 'NOT_IMPLEMENTED');
+      await berth.refused('destination.testConnection', { name: '' }, 400);
     });
   });
 
@@ -103,44 +92,28 @@ describe('destination and backup operations', () => {
 
     it('refuses a backup without the id of the database its type names, naming that field', async () => {
       const destinationId = await destination();
-      const head = await berth.head();
       const { dbgammaId: _omitted, ...input } = backupInput('x', destinationId);
-      const answer = await berth.call('backup.create', input);
-      assert.equal(answer.status, 400);
-      assert.deepEqual(paths(answer.body), ['dbgammaId']);
-      const wrongEngine = await berth.call('backup.create', { ...input, dbalphaId: 'a1' });
-      assert.equal(wrongEngine.status, 400);
-      assert.deepEqual(paths(wrongEngine.body), ['dbgammaId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('backup.create', input, 400, 'dbgammaId');
+      await berth.refused('backup.create', { ...input, dbalphaId: 'a1' }, 400, 'dbgammaId');
     });
 
     it('answers NOT_FOUND naming the database or destination that does not exist', async () => {
       const dbgammaId = await database();
       const destinationId = await destination();
-      const head = await berth.head();
-      const noDatabase = await berth.call('backup.create', backupInput('nope', destinationId));
-      assert.equal(noDatabase.status, 404);
-      assert.deepEqual(paths(noDatabase.body), ['dbgammaId']);
-      const noDestination = await berth.call('backup.create', backupInput(dbgammaId, 'nope'));
-      assert.equal(noDestination.status, 404);
-      assert.deepEqual(paths(noDestination.body), ['destinationId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('backup.create', backupInput('nope', destinationId), 404, 'dbgammaId');
+      await berth.refused('backup.create', backupInput(dbgammaId, 'nope'), 404, 'destinationId');
     });
 
     it('refuses a schedule that is not a cron expression, on create and on update', async () => {
       const dbgammaId = await database();
       const destinationId = await destination();
-      const head = await berth.head();
-      const answer = await berth.call('backup.create', { ...backupInput(dbgammaId, destinationId), schedule: 'every night' });
-      assert.equal(answer.status, 400);
-      assert.deepEqual(paths(answer.body), ['schedule']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('backup.create', { ...backupInput(dbgammaId, destinationId), schedule: 'every night' }, 400, 'schedule');
       const { backupId } = await berth.ok('backup.create', backupInput(dbgammaId, destinationId));
       const update = await berth.call('backup.update', {
         backupId, schedule: '0 25 * * *', prefix: 'nightly', destinationId, database: 'orders',
       });
       assert.equal(update.status, 400);
-      assert.deepEqual(paths(update.body), ['schedule']);
+      assert.deepEqual(pathsOf(update.body), ['schedule']);
     });
 
     it('updates schedule, destination and enabled, keeping the database it backs up', async () => {
@@ -158,33 +131,23 @@ describe('destination and backup operations', () => {
         backupId, schedule: '0 3 * * *', prefix: 'p', destinationId: 'nope', database: 'orders',
       });
       assert.equal(missing.status, 404);
-      assert.deepEqual(paths(missing.body), ['destinationId']);
+      assert.deepEqual(pathsOf(missing.body), ['destinationId']);
     });
 
     it('refuses to remove a destination a backup uploads to', async () => {
       const destinationId = await destination('in-use');
       const { backupId } = await berth.ok('backup.create', backupInput(await database(), destinationId));
-      const head = await berth.head();
-      const answer = await berth.call('destination.remove', { destinationId });
-      assert.equal(answer.status, 409);
-      assert.deepEqual(paths(answer.body), ['destinationId']);
-      assert.equal(await berth.head(), head);
+      await berth.refused('destination.remove', { destinationId }, 409, 'destinationId');
       await berth.ok('backup.remove', { backupId });
       assert.equal((await berth.ok('destination.remove', { destinationId })).destinationId, destinationId);
     });
 
     it('runs a manual backup only for its own engine, then says backups are not built yet', async () => {
       const { backupId } = await berth.ok('backup.create', backupInput(await database(), await destination()));
-      const head = await berth.head();
-      const own = await berth.call('backup.manualBackupDbgamma', { backupId });
-      assert.equal(own.status, 501);
-      assert.equal(own.body.code, 'NOT_IMPLEMENTED');
-      const other = await berth.call('backup.manualBackupDbalpha', { backupId });
-      assert.equal(other.status, 400);
-      assert.deepEqual(paths(other.body), ['backupId']);
-      const unknown = await berth.call('backup.manualBackupDbgamma', { backupId: 'nope' });
-      assert.equal(unknown.status, 404);
-      assert.equal(await berth.head(), head);
+      const own = await berth.refused('backup.manualBackupDbgamma', { backupId }, 501);
+      assert.equal(own.code, 'NOT_IMPLEMENTED');
+      await berth.refused('backup.manualBackupDbalpha', { backupId }, 400, 'backupId');
+      await berth.refused('backup.manualBackupDbgamma', { backupId: 'nope' }, 404);
     });
 
     it('removes a backup, answers it, then answers NOT_FOUND', async () => {
@@ -193,7 +156,7 @@ describe('destination and backup operations', () => {
       assert.equal(removed.backupId, backupId);
       const gone = await berth.call('backup.one', { backupId });
       assert.equal(gone.status, 404);
-      assert.deepEqual(paths(gone.body), ['backupId']);
+      assert.deepEqual(pathsOf(gone.body), ['backupId']);
       assert.equal((await berth.call('backup.remove', { backupId })).status, 404);
     });
 

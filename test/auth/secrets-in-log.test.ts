@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generate } from 'otplib';
 import { ADMIN, startBerth, type TestBerth } from '../support/berth.ts';
+import { databaseCredentials } from '../support/databases.ts';
 import { invitedUser } from '../support/users.ts';
 
 describe('secrets in the event log', () => {
@@ -24,7 +25,7 @@ describe('secrets in the event log', () => {
     secrets.push(apiToken, apiToken.split('.')[1]);
     const project = await berth.ok('project.create', { name: 'p' });
     const db = await berth.ok('dbgamma.create', {
-      name: 'db', appName: 'db', projectId: project.projectId, databaseName: 'app', databaseUser: 'app', databasePassword: 'db-password-in-clear',
+      name: 'db', appName: 'db', projectId: project.projectId, ...databaseCredentials('dbgamma', { password: 'db-password-in-clear' }),
     });
     secrets.push('db-password-in-clear');
     assert.equal(db.databasePassword, 'db-password-in-clear');

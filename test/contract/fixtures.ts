@@ -3,17 +3,10 @@
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
 import { selfSignedCertificate } from '../support/certificate.ts';
 import type { TestBerth } from '../support/berth.ts';
+import { databaseCredentials } from '../support/databases.ts';
 
 let counter = 0;
 const unique = (base: string) => `${base}${++counter}`;
-
-const DATABASE_CREDENTIALS: Record<Engine, Record<string, string>> = {
-  dbalpha: { databaseName: 'app', databaseUser: 'app', databasePassword: '', databaseRootPassword: '' },
-  dbbeta: { databaseName: 'app', databaseUser: 'app', databasePassword: '', databaseRootPassword: '' },
-  dbgamma: { databaseName: 'app', databaseUser: 'app', databasePassword: '' },
-  dbdelta: { databaseUser: 'app', databasePassword: '' },
-  dbepsilon: { databasePassword: '' },
-};
 
 /** The engine a backup operation is about, from its name (`manualBackupDbalpha` → dbalpha). */
 const engineOfOperation = (operation: string): Engine => {
@@ -35,7 +28,7 @@ export class Fixtures {
 
   async database(engine: Engine): Promise<string> {
     const created = await this.berth.ok(`${engine}.create`, {
-      name: unique(engine), appName: unique(engine), projectId: await this.project(), ...DATABASE_CREDENTIALS[engine],
+      name: unique(engine), appName: unique(engine), projectId: await this.project(), ...databaseCredentials(engine),
     });
     return created[`${engine}Id`];
   }

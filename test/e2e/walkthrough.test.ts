@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
+import { eventLogOf } from '../support/berth.ts';
+import { selfSignedCertificate } from '../support/certificate.ts';
+import { databaseCredentials } from '../support/databases.ts';
 import { listeningBerth, type HttpClient, type ListeningBerth, type Reply } from '../support/http.ts';
-import { selfSigned } from './world.ts';
 
 const ADMIN = { email: 'walker@berth.test', password: 'a long enough password' };
 
@@ -19,14 +21,10 @@ function assertError(reply: Reply, status: number, code: string) {
   for (const issue of reply.body.issues) assert.equal(typeof issue.message, 'string');
 }
 
-/** The per-engine create payloads, straight from the spec's table. */
-const CREDENTIALS: Record<Engine, Record<string, string>> = {
-  dbalpha: { databaseName: 'shop', databaseUser: 'shop', databasePassword: 'alpha-pass-1', databaseRootPassword: 'alpha-root-1' },
-  dbbeta: { databaseName: 'shop', databaseUser: 'shop', databasePassword: 'beta-pass-1', databaseRootPassword: 'beta-root-1' },
-  dbgamma: { databaseName: 'shop', databaseUser: 'shop', databasePassword: 'gamma-pass-1' },
-  dbdelta: { databaseUser: 'shop', databasePassword: 'delta-pass-1' },
-  dbepsilon: { databasePassword: 'epsilon-pass-1' },
-};
+/** The per-engine create payloads, straight from the spec's table, with passwords distinct per engine and field. */
+const CREDENTIALS = Object.fromEntries(
+  ENGINES.map((engine) => [engine, databaseCredentials(engine, { name: 'shop', secret: '1' })]),
+) as Record<Engine, Record<string, string>>;
 const DEFAULT_IMAGES: Record<Engine, string> = {
   dbalpha: 'dbalpha:6', dbbeta: 'dbbeta:8', dbgamma: 'dbgamma:15', dbdelta: 'dbdelta:15', dbepsilon: 'dbepsilon:8',
 };
@@ -45,7 +43,7 @@ describe('walkthrough over HTTP', () => {
   let server: ListeningBerth;
   let api: HttpClient;
   const ids: Record<string, string> = {};
-  const certificate = selfSigned();
+  const certificate = selfSignedCertificate('shop.example.test', { altNames: ['shop.example.test'] });
   const head = () => server.berth.infrastructure.eventStore.head();
 
   before(async () => {
@@ -220,7 +218,7 @@ describe('walkthrough over HTTP', () => {
     });
 
     it('never holds a secret in clear in the event log', async () => {
-      const log = JSON.stringify(await server.berth.infrastructure.eventStore.readAll(0, 100_000));
+      const log = await eventLogOf(server.berth);
       const clear = [
         ADMIN.password, SECRETS.destination, SECRETS.security, SECRETS.registry,
         certificate.privateKey.split('\n')[1]!, // a line of the key's base64 body

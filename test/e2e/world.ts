@@ -1,38 +1,14 @@
 // A populated Berth: several projects, each with an application and its children, a compose
 // service, every kind of database, a backup; and the instance-wide destination, certificate and registry. Built and read
 // through any client that can call an operation and expect 200 (in-process or over HTTP).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ENGINES, type Engine } from '@berth/shared/contract/databases';
+import { ENGINES } from '@berth/shared/contract/databases';
+import { selfSignedCertificate } from '../support/certificate.ts';
+import { databaseCredentials } from '../support/databases.ts';
 
 export type Ok = <T = any>(operation: string, input?: Record<string, unknown>) => Promise<T>;
 
 /** A request whose answer a user reads: operation and input. */
 export type Read = readonly [operation: string, input: Record<string, unknown>];
-
-const CREDENTIALS: Record<Engine, Record<string, string>> = {
-  dbalpha: { databaseName: 'app', databaseUser: 'app', databasePassword: 'pw-alpha', databaseRootPassword: 'root-alpha' },
-  dbbeta: { databaseName: 'app', databaseUser: 'app', databasePassword: 'pw-beta', databaseRootPassword: 'root-beta' },
-  dbgamma: { databaseName: 'app', databaseUser: 'app', databasePassword: 'pw-gamma' },
-  dbdelta: { databaseUser: 'app', databasePassword: 'pw-delta' },
-  dbepsilon: { databasePassword: 'pw-epsilon' },
-};
-
-/** A self-signed certificate and its key (openssl), as an operator would bring them. */
-export function selfSigned(): { certificateData: string; privateKey: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'berth-cert-'));
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=shop.example.test',
-      '-addext', 'subjectAltName=DNS:shop.example.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { certificateData: readFileSync(join(dir, 'cert.pem'), 'utf8'), privateKey: readFileSync(join(dir, 'key.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Creates the world and answers every read that shows it. */
 export async function buildWorld(ok: Ok, options: { projects?: number } = {}): Promise<Read[]> {
@@ -45,7 +21,9 @@ export async function buildWorld(ok: Ok, options: { projects?: number } = {}): P
     registryName: 'hub', username: 'user', password: 'registry-pw', registryUrl: 'registry.example.test', registryType: 'cloud', imagePrefix: 'team',
   });
   reads.push(['registry.one', { registryId }], ['registry.all', {}]);
-  const { certificateId } = await ok('certificates.create', { name: 'tls', certificatePath: 'certificates/world', ...selfSigned() });
+  const { certificateId } = await ok('certificates.create', {
+    name: 'tls', certificatePath: 'certificates/world', ...selfSignedCertificate('shop.example.test', { altNames: ['shop.example.test'] }),
+  });
   reads.push(['certificates.one', { certificateId }], ['certificates.all', {}]);
 
   for (let p = 0; p < (options.projects ?? 3); p++) {
@@ -62,7 +40,7 @@ export async function buildWorld(ok: Ok, options: { projects?: number } = {}): P
     const { composeId } = await ok('compose.create', { name: `stack ${p}`, projectId, composeType: p % 2 ? 'stack' : 'container-compose' });
     reads.push(['compose.one', { composeId }]);
     for (const engine of ENGINES) {
-      const created = await ok(`${engine}.create`, { name: `${engine} ${p}`, appName: engine, projectId, ...CREDENTIALS[engine] });
+      const created = await ok(`${engine}.create`, { name: `${engine} ${p}`, appName: engine, projectId, ...databaseCredentials(engine, { secret: 'world' }) });
       const id = { [`${engine}Id`]: created[`${engine}Id`] };
       reads.push([`${engine}.one`, id]);
       if (engine === 'dbgamma') {

@@ -1,4 +1,5 @@
 // A whole Berth in this process, on a fresh data folder, driven through `app.inject`.
+import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,13 +28,26 @@ export interface TestBerth {
   call<T = any>(operation: string, input?: Record<string, unknown>, options?: { token?: string | null }): Promise<Answer<T>>;
   /** Calls and expects 200, answering the body. */
   ok<T = any>(operation: string, input?: Record<string, unknown>): Promise<T>;
+  /**
+   * Calls and expects a refusal: answered `status`, its issues naming exactly `field` (when given),
+   * and nothing appended to the log. Answers the body.
+   */
+  refused<T = any>(operation: string, input: Record<string, unknown>, status: number, field?: string): Promise<T>;
   head(): Promise<number>;
+  /** The whole event log as JSON text, to look for what must never be in it in clear. */
+  eventLog(): Promise<string>;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export const ADMIN = { email: 'admin@berth.test', password: 'correct horse battery' };
 
 const GET_OPERATIONS = new Set<string>();
+
+/** The fields an error answer's issues name, in order. */
+export const pathsOf = (body: { issues: Array<{ path?: string }> }) => body.issues.map((issue) => issue.path);
+
+/** A Berth's whole event log as JSON text. */
+export const eventLogOf = async (berth: Berth) => JSON.stringify(await berth.infrastructure.eventStore.readAll(0, 100_000));
 
 export async function startBerth(options: { dataDir?: string; clock?: Clock; config?: Partial<Config> } = {}): Promise<TestBerth> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-test-'));
@@ -84,7 +98,16 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
       }
       return answer.body;
     },
+    async refused(operation, input, status, field) {
+      const head = await berth.infrastructure.eventStore.head();
+      const answer = await request(operation, input, token);
+      assert.equal(answer.status, status, `${operation}: ${JSON.stringify(answer.body)}`);
+      if (field) assert.deepEqual(pathsOf(answer.body), [field]);
+      assert.equal(await berth.infrastructure.eventStore.head(), head);
+      return answer.body;
+    },
     head: () => berth.infrastructure.eventStore.head(),
+    eventLog: () => eventLogOf(berth),
     async stop({ keepData = false } = {}) {
       await app.close();
       await berth.stop();

@@ -9,11 +9,15 @@ export interface CertificatePair {
   readonly privateKey: string;
 }
 
-export function selfSignedCertificate(commonName = 'berth.test'): CertificatePair {
+/** A certificate for `commonName`, with a subjectAltName of the DNS names `altNames` when given. */
+export function selfSignedCertificate(commonName = 'berth.test', options: { altNames?: readonly string[] } = {}): CertificatePair {
   const dir = mkdtempSync(join(tmpdir(), 'berth-cert-'));
+  const altNames = options.altNames?.length
+    ? ['-addext', `subjectAltName=${options.altNames.map((name) => `DNS:${name}`).join(',')}`]
+    : [];
   try {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', `/CN=${commonName}`],
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', `/CN=${commonName}`, ...altNames],
       { stdio: 'ignore' });
     return {
       certificateData: readFileSync(join(dir, 'cert.pem'), 'utf8'),
