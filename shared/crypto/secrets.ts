@@ -27,10 +27,6 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(body ?? '', 'base64url')), decipher.final()]).toString('utf8');
   }
 
-  sealNullable(plain: string | null | undefined): Sealed | null {
-    return plain === null || plain === undefined || plain === '' ? null : this.seal(plain);
-  }
-
   /** A copy of `value` with every sealed string opened, at any depth: what an answer shows. */
   reveal<T>(value: T): T {
     if (isSealed(value)) return this.open(value) as T;

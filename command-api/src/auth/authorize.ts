@@ -3,7 +3,7 @@ import { accountAggregate } from '@berth/shared/domain/account/account';
 import { forbidden } from '@berth/shared/errors';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
-import { ruleOf } from './rules.ts';
+import { ruleOf, serviceIdFieldOf } from './rules.ts';
 
 /** Collections of records that belong to a service, and how to reach the service from one. */
 const OWNER_OF: Record<string, (doc: Record<string, unknown>) => unknown> = {
@@ -65,7 +65,7 @@ export async function grantCreated(ctx: Context, operation: Operation, answer: u
   const rule = ruleOf(operation);
   const isProject = operation.name === 'project.create';
   if (!isProject && rule.kind !== 'new-service') return;
-  const idField = isProject ? 'projectId' : Object.keys(answer).find((key) => key.endsWith('Id') && key !== 'projectId' && key !== 'registryId');
+  const idField = isProject ? 'projectId' : serviceIdFieldOf(operation.group);
   const resourceId = idField && (answer as Record<string, unknown>)[idField];
   if (typeof resourceId !== 'string') return;
   await ctx.execute(accountAggregate, actor.id, {

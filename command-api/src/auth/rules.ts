@@ -24,6 +24,9 @@ const SERVICE_GROUPS: Record<string, string> = {
   application: 'applicationId', compose: 'composeId', ...Object.fromEntries(ENGINES.map((engine) => [engine, `${engine}Id`])),
   port: 'portId', redirects: 'redirectId', security: 'securityId', backup: 'backupId',
 };
+/** The id field of the records a service group creates (`application` → `applicationId`). */
+export const serviceIdFieldOf = (group: string): string | undefined => SERVICE_GROUPS[group];
+
 const ADMIN_GROUPS = new Set(['destination', 'certificates', 'cluster', 'admin']);
 
 const EXCEPTIONS: Record<string, Rule> = {

@@ -7,7 +7,7 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 /** The reservation that makes the first admin the only one made with the setup token. */
-export const ADMIN_KEY = reservationKey('instance', 'admin');
+const ADMIN_KEY = reservationKey('instance', 'admin');
 
 const fileOf = (infra: Infrastructure) => join(infra.config.dataDir, 'setup-token');
 

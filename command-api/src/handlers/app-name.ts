@@ -2,8 +2,8 @@
 // databases, claimed in a reservation stream before the service that carries it is created.
 import { badRequest } from '@berth/shared/errors';
 import { randomHex } from '@berth/shared/ids';
-import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import type { Context } from '../context.ts';
+import { claim, moveName, release } from './reservations.ts';
 
 const RUNTIME_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 
@@ -22,15 +22,9 @@ export function checkRuntimeName(appName: string, field = 'appName'): string {
   return appName;
 }
 
-export async function claimAppName(ctx: Context, appName: string, owner: string): Promise<void> {
-  const key = reservationKey('appName', appName);
-  await ctx.execute(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field: 'appName' } });
-}
+export const claimAppName = (ctx: Context, appName: string, owner: string) => claim(ctx, 'appName', appName, owner);
 
-export async function releaseAppName(ctx: Context, appName: string, owner: string): Promise<void> {
-  const key = reservationKey('appName', appName);
-  await ctx.execute(reservationAggregate, key, { type: 'Release', data: { key, owner } });
-}
+export const releaseAppName = (ctx: Context, appName: string, owner: string) => release(ctx, 'appName', appName, owner);
 
 /**
  * Applies an update that may rename a service: the new name is claimed first, then the update is
@@ -39,9 +33,6 @@ export async function releaseAppName(ctx: Context, appName: string, owner: strin
 export async function withAppName<T>(
   ctx: Context, current: string, requested: string | undefined, owner: string, apply: () => Promise<T>,
 ): Promise<T> {
-  if (requested === undefined || requested === current) return apply();
-  await claimAppName(ctx, checkRuntimeName(requested), owner);
-  const result = await apply();
-  await releaseAppName(ctx, current, owner);
-  return result;
+  const next = requested === undefined || requested === current ? undefined : checkRuntimeName(requested);
+  return moveName(ctx, 'appName', current, next, owner, apply);
 }

@@ -1,12 +1,12 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate, type Account } from '@berth/shared/domain/account/account';
-import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
 import { sessionAggregate } from '@berth/shared/domain/session/session';
 import { hashPassword, verifyPassword } from '@berth/shared/crypto/password';
 import { badRequest, conflict, forbidden, unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
-import { ADMIN_KEY, retireSetupToken } from '../auth/setup-token.ts';
+import { retireSetupToken } from '../auth/setup-token.ts';
+import { claim } from './reservations.ts';
 import { guarded } from '../auth/throttle.ts';
 import { issueLoginToken, newApiToken, sha256 } from '../auth/tokens.ts';
 import { acceptedStep, newTwoFactorSetup } from '../auth/two-factor.ts';
@@ -38,8 +38,7 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     const id = newId();
     const email = normalEmail(input.email);
     const passwordHash = await hashPassword(input.password);
-    await ctx.execute(reservationAggregate, ADMIN_KEY, { type: 'Reserve', data: { key: ADMIN_KEY, owner: id, field: 'admin' } })
-      .catch(() => { throw conflict('An admin already exists'); });
+    await claim(ctx, 'instance', 'admin', id, 'admin').catch(() => { throw conflict('An admin already exists'); });
     await claimEmail(ctx, email, id);
     const { after } = await ctx.execute(accountAggregate, id, { type: 'CreateAdmin', data: { id, email, createdAt: ctx.now, passwordHash } });
     retireSetupToken(ctx.infra);

@@ -63,9 +63,3 @@ export const pending = <I extends Input>(capability: string, aggregate?: AnyAggr
     throw notImplemented(capability);
   };
 
-/** The fields of `input` other than the named ones. */
-export function without<I extends Input, K extends keyof I>(input: I, ...keys: K[]): Omit<I, K> {
-  const rest: Input = { ...input };
-  for (const key of keys) delete rest[key as string];
-  return rest as Omit<I, K>;
-}
