@@ -4,3 +4,4 @@ set -euo pipefail
 if ! command -v pnpm >/dev/null 2>&1; then
   npm install --global pnpm@9 >/dev/null
 fi
+bash "$(dirname "$0")/setup-engine.sh"

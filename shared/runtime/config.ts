@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 // The relay and the reactors (bus publishing, deployments, backups) join with the runtime issues.
 export const ROLES = ['api', 'projections'] as const;
@@ -24,6 +24,14 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
+  /** The container engine: a unix socket path or http(s)://host:port. */
+  readonly engineSocket: string;
+  /** How services publish their ports: `host` works everywhere, `ingress` needs the mesh. */
+  readonly publishMode: 'host' | 'ingress';
+  /** How long a deployment waits for its new tasks to run before failing with the engine's reason. */
+  readonly taskStartTimeoutMs: number;
+  /** Where the proxy's dynamic configuration files are written, one per application. */
+  readonly proxyDir: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -46,7 +54,7 @@ function roles(raw: string | undefined): RoleName[] {
 }
 
 export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  return {
+  const config: Config = {
     dataDir: resolve(env.BERTH_DATA_DIR || './data'),
     host: env.HOST || '0.0.0.0',
     port: number(env, 'PORT', 3000),
@@ -60,6 +68,12 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
     attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
     attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
+    engineSocket: env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock',
+    publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
+    taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
+    proxyDir: '',
     ...overrides,
   };
+  // Beside the data by default, wherever the data folder was put.
+  return { ...config, proxyDir: overrides.proxyDir ?? resolve(env.BERTH_PROXY_DIR || join(config.dataDir, 'proxy')) };
 }

@@ -5,6 +5,8 @@ import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
+import { dockerEngine } from '../adapters/docker/engine.ts';
+import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import type { Config } from './config.ts';
@@ -18,6 +20,8 @@ export interface Infrastructure {
   readonly secrets: SecretBox;
   readonly tokenKey: Uint8Array;
   readonly clock: Clock;
+  /** Connects on first use: roles that never ask the engine never reach it. */
+  readonly engine: ContainerEngine;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
+    engine: dockerEngine(config.engineSocket),
     async close() {
       await eventStore.close();
       await readStore.close();
