@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
+import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import { dockerEngine } from '../adapters/docker/engine.ts';
 import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
+import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import type { Config } from './config.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
@@ -22,6 +24,8 @@ export interface Infrastructure {
   readonly clock: Clock;
   /** Connects on first use: roles that never ask the engine never reach it. */
   readonly engine: ContainerEngine;
+  /** Opens the bucket a destination names. */
+  readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
 }
 
@@ -39,6 +43,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
     engine: dockerEngine(config.engineSocket),
+    objectStorage: openS3Storage,
     async close() {
       await eventStore.close();
       await readStore.close();
