@@ -26,7 +26,7 @@ export interface ServiceSpec {
       Command?: string[];
       Args?: string[];
       Labels?: Record<string, string>;
-      HealthCheck?: object;
+      Healthcheck?: object;
     };
     Resources?: { Limits?: Resources; Reservations?: Resources };
     RestartPolicy?: object;

@@ -144,7 +144,7 @@ describe('application operations', () => {
     const refreshed = await berth.ok('application.refreshToken', { applicationId });
     assert.notEqual(refreshed.refreshToken, created.refreshToken);
     assert.equal((await berth.ok('application.markRunning', { applicationId })).applicationStatus, 'running');
-    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n';
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n      service: shop\n';
     assert.equal((await berth.ok('application.updateProxyConfig', { applicationId, proxyConfig })).proxyConfig, proxyConfig);
     await berth.refused('application.updateProxyConfig', { applicationId, proxyConfig: 'http: [unclosed' }, 400, 'proxyConfig');
     await berth.refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig }, 404, 'applicationId');

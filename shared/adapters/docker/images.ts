@@ -73,7 +73,7 @@ export async function imageTags(docker: Docker, name: string): Promise<string[]>
 
 export async function removeImage(docker: Docker, reference: string): Promise<void> {
   try {
-    await docker.getImage(reference).remove({ noprune: false });
+    await docker.getImage(reference).remove({ force: true });
   } catch (error) {
     if (!isNotFound(error)) throw engineError(error);
   }

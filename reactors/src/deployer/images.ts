@@ -1,0 +1,29 @@
+// Where a deployment's image lives: a local repository per application, or the application's
+// registry, with one tag per deployment so that a rollback redeploys it without a build.
+import type { Application } from '@berth/shared/domain/application/record';
+import type { Registry } from '@berth/shared/domain/registry/registry';
+import type { RegistryAuth } from '@berth/shared/ports/container-engine';
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+
+/** The local repository of an application's images. */
+export const localRepository = (app: Pick<Application, 'appName'>) => `berth/${app.appName}`;
+
+export const deploymentTag = (deploymentId: string) => `deploy-${deploymentId}`;
+
+/** host[:port] of a registry URL given with or without a scheme. */
+export const registryHost = (registryUrl: string) => registryUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+
+export function registryRepository(app: Pick<Application, 'appName'>, registry: Registry): string {
+  const prefix = registry.imagePrefix?.replace(/^\/+|\/+$/g, '');
+  return [registryHost(registry.registryUrl), prefix, app.appName].filter(Boolean).join('/');
+}
+
+export const registryAuth = (registry: Registry, secrets: SecretBox): RegistryAuth => ({
+  username: registry.username, password: secrets.open(registry.password), serveraddress: registryHost(registry.registryUrl),
+});
+
+/** The registry host an image reference names, when it names one (`host.tld/…`, `host:5000/…`). */
+export function hostOf(reference: string): string | null {
+  const first = reference.split('/')[0] ?? '';
+  return reference.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : null;
+}
