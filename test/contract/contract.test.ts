@@ -27,6 +27,8 @@ const EXPECTED_STATUS: Record<string, number> = {
   // A pin that fits the schema but is not the current code of the secret.
   'auth.verifyLogin2FA': 400,
   'auth.verify2FASetup': 400,
+  // The sample stream name names no stream.
+  'events.stream': 404,
 };
 
 describe('contract: every operation of the interface', () => {
