@@ -93,8 +93,9 @@ describe('registry and certificates operations', () => {
       assert.equal((await berth.call('registry.one', { registryId })).status, 404);
     });
 
-    it('says testRegistry and enableSelfHostedRegistry are not built yet, after checking the URL', async () => {
-      await berth.refused('registry.testRegistry', registryInput('probe'), 501);
+    it('says enableSelfHostedRegistry is not built yet; testRegistry answers why a registry cannot be reached', async () => {
+      const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
+      assert.match(unreachable.message, /registry\.example\.com/);
       await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 501);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');
     });

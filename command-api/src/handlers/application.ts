@@ -11,6 +11,8 @@ import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
+import { readProxyFile } from '@berth/shared/adapters/proxy-file';
+import { appMonitoring } from './engine.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
 /** A command on an existing application: answers the record after it. */
@@ -78,7 +80,10 @@ export const application: GroupHandlers<typeof contract.application> = {
   redeploy: deployments,
   deploy: deployments,
   cleanQueues: deployments,
-  readProxyConfig: pending('proxy', applicationAggregate),
-  // Asked by runtime name, of any kind of service: nothing to look up until monitoring exists.
-  readAppMonitoring: pending('monitoring'),
+  readProxyConfig: async (input, ctx) => {
+    const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return readProxyFile(ctx.infra.config.proxyDir, current.appName);
+  },
+  // Asked by runtime name, of any kind of service.
+  readAppMonitoring: (input, ctx) => appMonitoring(input.appName, ctx),
 };

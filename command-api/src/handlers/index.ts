@@ -13,6 +13,7 @@ import { backup } from './backup.ts';
 import { destination } from './destination.ts';
 import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
+import { cluster, container } from './engine.ts';
 import { events } from './events.ts';
 
 const groups: Record<string, Record<string, Handler<never> | undefined>> = {
@@ -20,6 +21,7 @@ const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   application, port, redirects, security,
   compose, ...databaseGroups,
   backup, destination, registry, certificates, events,
+  cluster, container,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */

@@ -2,8 +2,9 @@ import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate } from '@berth/shared/domain/account/account';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { registryAggregate, type RegistryType } from '@berth/shared/domain/registry/registry';
-import { mustBeRegistryUrl } from '@berth/shared/domain/registry/registry-url';
-import { badRequest, conflict, unauthorized } from '@berth/shared/errors';
+import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
+import { DomainError, badRequest, unauthorized } from '@berth/shared/errors';
+import { EngineError } from '@berth/shared/ports/container-engine';
 import { newId } from '@berth/shared/ids';
 import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { resealed } from './secret-update.ts';
@@ -19,6 +20,22 @@ function isoInstant(value: string): string {
 const pendingAccess = <I extends { registryUrl: string }>(): Handler<I> => async (input, ctx) => {
   mustBeRegistryUrl(input.registryUrl);
   return pending('registry access')(input, ctx);
+};
+
+/** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
+const testRegistry: Handler<{ registryUrl: string; username: string; password: string }> = async (input, ctx) => {
+  mustBeRegistryUrl(input.registryUrl);
+  try {
+    await ctx.infra.engine.checkAuth({
+      username: input.username, password: input.password, serveraddress: registryHostOf(input.registryUrl) || DEFAULT_REGISTRY,
+    });
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    // A refused login names the credentials; anything else (unreachable, not a registry) the URL.
+    const field = /unauthori[sz]ed|401|denied|incorrect/i.test(error.message) ? 'password' : 'registryUrl';
+    throw new DomainError('BAD_REQUEST', `The registry refused the login: ${error.message}`, [{ message: error.message, path: field }]);
+  }
+  return true;
 };
 
 export const registry: GroupHandlers<typeof contract.registry> = {
@@ -53,6 +70,6 @@ export const registry: GroupHandlers<typeof contract.registry> = {
       'Registry is used by applications; set another registry on them first');
     return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
   }),
-  testRegistry: pendingAccess(),
+  testRegistry,
   enableSelfHostedRegistry: pendingAccess(),
 };

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
-import { removeProxyFile } from '../proxy/file.ts';
+import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import type { DeployerDeps } from './deps.ts';
 import { localRepository } from './images.ts';
 import { waitForService } from './rollout.ts';

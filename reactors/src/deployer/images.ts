@@ -4,22 +4,20 @@ import type { Application } from '@berth/shared/domain/application/record';
 import type { Registry } from '@berth/shared/domain/registry/registry';
 import type { RegistryAuth } from '@berth/shared/ports/container-engine';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
+import { DEFAULT_REGISTRY, registryHostOf, registryPathOf } from '@berth/shared/domain/registry/registry-url';
 
 /** The local repository of an application's images. */
 export const localRepository = (app: Pick<Application, 'appName'>) => `berth/${app.appName}`;
 
 export const deploymentTag = (deploymentId: string) => `deploy-${deploymentId}`;
 
-/** host[:port] of a registry URL given with or without a scheme. */
-export const registryHost = (registryUrl: string) => registryUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
-
 export function registryRepository(app: Pick<Application, 'appName'>, registry: Registry): string {
   const prefix = registry.imagePrefix?.replace(/^\/+|\/+$/g, '');
-  return [registryHost(registry.registryUrl), prefix, app.appName].filter(Boolean).join('/');
+  return [registryPathOf(registry.registryUrl), prefix, app.appName].filter(Boolean).join('/');
 }
 
 export const registryAuth = (registry: Registry, secrets: SecretBox): RegistryAuth => ({
-  username: registry.username, password: secrets.open(registry.password), serveraddress: registryHost(registry.registryUrl),
+  username: registry.username, password: secrets.open(registry.password), serveraddress: registryHostOf(registry.registryUrl) || DEFAULT_REGISTRY,
 });
 
 /** The registry host an image reference names, when it names one (`host.tld/…`, `host:5000/…`). */

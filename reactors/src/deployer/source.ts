@@ -7,6 +7,7 @@ import type { DeploymentWork } from './work.ts';
 import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure } from './env.ts';
 import { buildImage } from './build.ts';
+import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
 import { hostOf } from './images.ts';
 import { fetchGit } from './source-git.ts';
 
@@ -16,7 +17,7 @@ export interface Produced {
 
 function pullAuth(deps: DeployerDeps, app: Application, reference: string): RegistryAuth | undefined {
   if (!app.username || !app.password) return undefined;
-  return { username: app.username, password: deps.secrets.open(app.password), serveraddress: hostOf(reference) ?? 'docker.io' };
+  return { username: app.username, password: deps.secrets.open(app.password), serveraddress: hostOf(reference) ?? DEFAULT_REGISTRY };
 }
 
 async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {

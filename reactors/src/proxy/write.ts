@@ -1,13 +1,10 @@
 // Rewrites an application's proxy file from its records: called after a deploy and on every
 // change to its ports, redirects, security users, certificates or stored configuration.
-import bcrypt from 'bcryptjs';
+import { htpasswdEntry } from '@berth/shared/crypto/htpasswd';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { DeployerDeps } from '../deployer/deps.ts';
-import { writeProxyFile } from './file.ts';
+import { writeProxyFile } from '@berth/shared/adapters/proxy-file';
 import { proxyFileOf } from './generate.ts';
-
-/** An htpasswd entry the proxy's basicAuth accepts (bcrypt). */
-export const basicAuthEntry = (username: string, password: string) => `${username}:${bcrypt.hashSync(password, 10)}`;
 
 export async function writeApplicationProxy(deps: Pick<DeployerDeps, 'records' | 'secrets' | 'settings'>,
   app: Pick<Application, 'applicationId' | 'appName' | 'proxyConfig'>): Promise<string> {
@@ -20,7 +17,7 @@ export async function writeApplicationProxy(deps: Pick<DeployerDeps, 'records' |
     userConfig: app.proxyConfig,
     targetPort: ports[0]?.targetPort ?? null,
     redirects,
-    users: securities.map((user) => basicAuthEntry(user.username, deps.secrets.open(user.password))),
+    users: securities.map((user) => htpasswdEntry(user.username, deps.secrets.open(user.password))),
     certificatePaths: certificates.map((certificate) => certificate.certificatePath),
     proxyDir: deps.settings.proxyDir,
   });
