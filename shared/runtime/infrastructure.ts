@@ -5,10 +5,12 @@ import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
+import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { EventStore } from '../ports/event-store.ts';
+import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import type { Config } from './config.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
@@ -23,6 +25,8 @@ export interface Infrastructure {
   readonly clock: Clock;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
+  /** Opens the bucket a destination names. */
+  readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
+    objectStorage: openS3Storage,
     async close() {
       if (bus) await (await bus).close();
       await eventStore.close();
