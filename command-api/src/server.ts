@@ -10,6 +10,7 @@ import { authorize, grantCreated } from './auth/authorize.ts';
 import { Context } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
+import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
@@ -45,6 +46,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
+    const serialize = (answer: unknown) => serializerOf(operation.output)(answer);
     for (const url of pathsOf(operation)) {
       app.route({
         method: operation.method,
@@ -65,10 +67,8 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
-          // Every answer is JSON, a bare string too (Fastify would send that as text/plain).
-          return typeof answer === 'string'
-            ? reply.type('application/json; charset=utf-8').send(JSON.stringify(answer))
-            : reply.send(answer ?? null);
+          // Every answer is JSON written with the declared schema, a bare string too.
+          return reply.type('application/json; charset=utf-8').send(serialize(answer ?? null));
         },
       });
       app.route({
