@@ -38,7 +38,7 @@ const destinationId = Closed({ destinationId: Str() });
 
 export const destination = group('destination', {
   create: post(Closed(destinationFields), DestinationRecord),
-  testConnection: post(Closed(destinationFields), Bool()),
+  testConnection: post(Closed(destinationFields), Closed({ ok: Bool(), bucket: Str() })),
   one: get(destinationId, DestinationRecord),
   all: get(none, Type.Array(DestinationRecord)),
   remove: post(destinationId, DestinationRecord),
