@@ -12,6 +12,7 @@ import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
+import { StreamedAnswer } from './streamed.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -67,6 +68,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
+          if (answer instanceof StreamedAnswer) return answer.send(request, reply);
           // Every answer is JSON written with the declared schema, a bare string too.
           return reply.type('application/json; charset=utf-8').send(serialize(answer ?? null));
         },
