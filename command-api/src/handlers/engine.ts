@@ -40,7 +40,7 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
     // Drained first, so its tasks move to the other nodes before it leaves.
     await askEngine(() => engineOf(ctx).drainNode(node.id), 'nodeId', 'Node');
     await askEngine(() => engineOf(ctx).removeNode(node.id), 'nodeId', 'Node');
-    return { ...node, availability: 'drain', removed: true };
+    return true;
   },
 };
 
