@@ -31,6 +31,10 @@ export interface Config {
   readonly taskStartTimeoutMs: number;
   /** Where the proxy's dynamic configuration files are written, one per application. */
   readonly proxyDir: string;
+  /** Request metrics at `/metrics` and a log line per request; off only to measure their cost. */
+  readonly metrics: boolean;
+  /** `/ready` answers 503 while the read models are more events than this behind the log. */
+  readonly readyMaxLag: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -79,6 +83,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
     taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
     proxyDir: '',
+    metrics: env.BERTH_METRICS !== 'off',
+    readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),
