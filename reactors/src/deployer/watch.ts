@@ -14,7 +14,10 @@ export interface Rollout {
   readonly log: (line: string) => void;
 }
 
-const POLL_MS = 100;
+/** Polls are fast while a task usually starts (a few seconds), then slow down to spare a busy engine. */
+const FIRST_POLL_MS = 50;
+const FAST_FOR_MS = 3000;
+const LAST_POLL_MS = 500;
 const isOurs = (rollout: Rollout) => (task: TaskInfo) => task.image === rollout.image && task.forceUpdate === rollout.forceUpdate;
 
 /** Why the deploy's tasks do not run, in the engine's words. */
@@ -29,6 +32,7 @@ export async function waitForRollout(engine: ContainerEngine, rollout: Rollout):
   const deadline = Date.now() + rollout.timeoutMs;
   const reported = new Set<string>();
   let reason: string | null = null;
+  let pause = FIRST_POLL_MS;
   while (Date.now() < deadline) {
     rollout.signal.throwIfAborted();
     const tasks = (await engine.listTasks(rollout.service)).filter(isOurs(rollout));
@@ -39,7 +43,8 @@ export async function waitForRollout(engine: ContainerEngine, rollout: Rollout):
       reported.add(reason);
       rollout.log(`engine: ${reason}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    if (Date.now() > deadline - rollout.timeoutMs + FAST_FOR_MS) pause = Math.min(LAST_POLL_MS, pause * 1.3);
   }
   throw new DeploymentFailure(`the service's tasks did not run within ${rollout.timeoutMs} ms: ${reason ?? 'no task was scheduled'}`);
 }
