@@ -5,7 +5,7 @@ import type { Application } from '@berth/shared/domain/application/record';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import type { DeployerDeps } from './deps.ts';
-import { localRepository } from './images.ts';
+import { localRepository, registryRepository } from './images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
 
@@ -47,7 +47,11 @@ export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
       // Its containers go away shortly after it; only then are its images free to remove.
       await until(deps, `the containers of ${app.appName} to go`, async () =>
         (await deps.engine.listContainers({ label: `com.docker.swarm.service.name=${app.appName}` })).length === 0);
-      for (const tag of await deps.engine.imageTags(localRepository(app))) await deps.engine.removeImage(tag);
+      const registry = app.registryId ? await deps.records.registry(app.registryId) : null;
+      const repositories = [localRepository(app), ...(registry ? [registryRepository(app, registry)] : [])];
+      for (const repository of repositories) {
+        for (const tag of await deps.engine.imageTags(repository)) await deps.engine.removeImage(tag);
+      }
       await removeProxyFile(deps.settings.proxyDir, app.appName);
       await rm(join(deps.settings.sourcesDir, app.appName), { recursive: true, force: true });
     },
