@@ -26,3 +26,4 @@ if [ "$(docker info --format '{{.Swarm.LocalNodeState}}')" != "active" ]; then
 fi
 
 bash "$here/images/httpd.sh"
+bash "$here/images/registry.sh"

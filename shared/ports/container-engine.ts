@@ -27,6 +27,7 @@ export interface ServiceSpec {
       Args?: string[];
       Labels?: Record<string, string>;
       Healthcheck?: object;
+      Mounts?: Array<{ Type: 'volume' | 'bind'; Source: string; Target: string }>;
     };
     Resources?: { Limits?: Resources; Reservations?: Resources };
     RestartPolicy?: object;

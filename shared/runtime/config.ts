@@ -31,6 +31,8 @@ export interface Config {
   readonly taskStartTimeoutMs: number;
   /** Where the proxy's dynamic configuration files are written, one per application. */
   readonly proxyDir: string;
+  /** The image enableSelfHostedRegistry runs. */
+  readonly registryImage: string;
   /** Request metrics at `/metrics` and a log line per request; off only to measure their cost. */
   readonly metrics: boolean;
   /** `/ready` answers 503 while the read models are more events than this behind the log. */
@@ -83,6 +85,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
     taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
     proxyDir: '',
+    registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: env.BERTH_METRICS !== 'off',
     readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
     natsUrl: env.BERTH_NATS_URL || undefined,

@@ -93,10 +93,11 @@ describe('registry and certificates operations', () => {
       assert.equal((await berth.call('registry.one', { registryId })).status, 404);
     });
 
-    it('says enableSelfHostedRegistry is not built yet; testRegistry answers why a registry cannot be reached', async () => {
+    it('answers why a registry cannot be reached, or its image pulled', async () => {
       const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
       assert.match(unreachable.message, /registry\.example\.com/);
-      await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 501);
+      const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 400, 'registryUrl');
+      assert.match(noImage.message, /could not be pulled/);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');
     });
   });

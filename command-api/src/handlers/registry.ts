@@ -6,8 +6,10 @@ import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shar
 import { DomainError, badRequest, unauthorized } from '@berth/shared/errors';
 import { EngineError } from '@berth/shared/ports/container-engine';
 import { newId } from '@berth/shared/ids';
-import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { all, change, mustBeUnused, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { resealed } from './secret-update.ts';
+import { runSelfHostedRegistry } from './self-hosted-registry.ts';
+import type { InputOf } from '@berth/shared/contract/operation';
 
 /** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
 function isoInstant(value: string): string {
@@ -16,11 +18,6 @@ function isoInstant(value: string): string {
   return new Date(time).toISOString();
 }
 
-/** Checks what can be checked without reaching the registry, then says the reaching is not built yet. */
-const pendingAccess = <I extends { registryUrl: string }>(): Handler<I> => async (input, ctx) => {
-  mustBeRegistryUrl(input.registryUrl);
-  return pending('registry access')(input, ctx);
-};
 
 /** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
 const testRegistry: Handler<{ registryUrl: string; username: string; password: string }> = async (input, ctx) => {
@@ -38,17 +35,19 @@ const testRegistry: Handler<{ registryUrl: string; username: string; password: s
   return true;
 };
 
+const create = change(registryAggregate, (input: InputOf<typeof contract.registry.create>, ctx) => {
+  if (!ctx.actor) throw unauthorized();
+  return {
+    type: 'CreateRegistry',
+    data: {
+      ...input, registryId: newId(), password: ctx.secrets.seal(input.password),
+      registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
+    },
+  };
+});
+
 export const registry: GroupHandlers<typeof contract.registry> = {
-  create: change(registryAggregate, (input, ctx) => {
-    if (!ctx.actor) throw unauthorized();
-    return {
-      type: 'CreateRegistry',
-      data: {
-        ...input, registryId: newId(), password: ctx.secrets.seal(input.password),
-        registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
-      },
-    };
-  }),
+  create,
   update: change(registryAggregate, async (input, ctx) => {
     const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     if (input.adminId !== undefined) await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
@@ -71,5 +70,8 @@ export const registry: GroupHandlers<typeof contract.registry> = {
     return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
   }),
   testRegistry,
-  enableSelfHostedRegistry: pendingAccess(),
+  enableSelfHostedRegistry: async (input, ctx) => {
+    await runSelfHostedRegistry(input, ctx);
+    return create({ ...input, registryName: 'Self-hosted registry', registryType: 'selfHosted', imagePrefix: null }, ctx);
+  },
 };

@@ -3,7 +3,7 @@
 import type { RegistryAuth, ServiceInfo, ServiceSpec } from '@berth/shared/ports/container-engine';
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks } from './service-spec.ts';
-import { waitForRollout } from './watch.ts';
+import { waitForRollout } from '@berth/shared/runtime/task-watch';
 
 export interface RolloutJob {
   readonly signal: AbortSignal;

@@ -1,8 +1,7 @@
 // The engine never gives up on some tasks: a host port already taken leaves a task pending, a
 // missing image is rejected and retried forever. A deploy watches its own tasks (those of the
 // spec it wrote) and fails after a bounded wait with the engine's last reason.
-import type { ContainerEngine, TaskInfo } from '@berth/shared/ports/container-engine';
-import { DeploymentFailure } from './env.ts';
+import { EngineError, type ContainerEngine, type TaskInfo } from '../ports/container-engine.ts';
 
 export interface Rollout {
   readonly service: string;
@@ -46,5 +45,5 @@ export async function waitForRollout(engine: ContainerEngine, rollout: Rollout):
     await new Promise((resolve) => setTimeout(resolve, pause));
     if (Date.now() > deadline - rollout.timeoutMs + FAST_FOR_MS) pause = Math.min(LAST_POLL_MS, pause * 1.3);
   }
-  throw new DeploymentFailure(`the service's tasks did not run within ${rollout.timeoutMs} ms: ${reason ?? 'no task was scheduled'}`);
+  throw new EngineError(`the service's tasks did not run within ${rollout.timeoutMs} ms: ${reason ?? 'no task was scheduled'}`);
 }
