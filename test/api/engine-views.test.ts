@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine } from '../support/engine.ts';
-import { deploy, deployer, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { startRegistry, type TestRegistry } from '../support/registry.ts';
 
 describe('engine views', () => {

@@ -5,7 +5,7 @@
 // Targets (issue 7): overhead ≤ 300 ms; 10 at once ≤ 1.5 × one.
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { TEST_IMAGE, engine, uniqueName } from '../support/engine.ts';
-import { deploy, deployer, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 const ROUNDS = 10;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
 import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
-import { deploy, deployer, portOf, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const d = deployer();
 const apps: string[] = [];

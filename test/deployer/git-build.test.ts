@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
 import { engine, eventually, httpBody } from '../support/engine.ts';
-import { deploy, deployer, portOf, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 
 const d = deployer();

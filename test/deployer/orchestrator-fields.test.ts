@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
 import { TEST_IMAGE, engine, uniqueName } from '../support/engine.ts';
-import { deploy, deployer, portOf, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const network = uniqueName('berth-net');
 const networkId = execFileSync('docker', ['network', 'create', '--driver', 'overlay', '--attachable', network], { encoding: 'utf8' }).trim();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { TEST_IMAGE, engine } from '../support/engine.ts';
-import { deploy, deployer, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { startRegistry, type TestRegistry } from '../support/registry.ts';
 
 const d = deployer();

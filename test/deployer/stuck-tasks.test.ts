@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
 import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
-import { deploy, deployer, portOf, testApplication } from '../support/deployer.ts';
+import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const BOUND_MS = 3000;
 const d = deployer({ taskStartTimeoutMs: BOUND_MS });

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { proxyStructureFault } from '@berth/shared/domain/application/proxy-schema';
 import { proxyFilePath } from '@berth/shared/adapters/proxy-file';
 import { writeApplicationProxy } from '@berth/reactors/proxy/write';
-import { deployer, portOf, testApplication } from '../support/deployer.ts';
+import { deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const d = deployer();
 const app = testApplication();
