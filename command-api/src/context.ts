@@ -4,7 +4,7 @@ import { notFound } from '@berth/shared/errors';
 import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import { stateCacheOf } from './state-cache.ts';
+import { stateCacheOf } from '@berth/shared/runtime/state-cache';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
 
