@@ -13,6 +13,7 @@ import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
+import { deployWebhook } from './webhook.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -44,6 +45,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
     return reply.status(error.status).send(error.toBody());
   });
 
+  deployWebhook(app, infra);
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
