@@ -34,8 +34,6 @@ const EXPECTED_STATUS: Record<string, number> = {
   'events.stream': 404,
   // No reactors run here: the engine's answer does not come within the (short) bound.
   'application.start': 409, 'application.stop': 409, 'application.reload': 409,
-  // Neither of the two optional service ids given.
-  'deployment.all': 400,
   // Only a successful deployment can be rolled back to, and nothing runs deployments here.
   'deployment.rollback': 400,
 };
@@ -44,7 +42,7 @@ describe('contract: every operation of the interface', () => {
   let berth: TestBerth;
   let fixtures: Fixtures;
   before(async () => {
-    berth = await startBerth({ config: { actionWaitMs: 200 } });
+    berth = await startBerth();
     fixtures = new Fixtures(berth);
   });
   after(() => berth.stop());
