@@ -18,6 +18,12 @@ describe('deployment queue (engine work replaced by a double)', () => {
     return applicationId as string;
   };
   const deploy = async (applicationId: string) => (await it_.berth.ok('application.deploy', { applicationId })).deploymentId as string;
+  /** A refusal naming `field`: the log is not compared, the reactors append beside it. */
+  const refused = async (operation: string, input: Record<string, unknown>, code: number, field: string) => {
+    const answer = await it_.berth.call(operation, input);
+    assert.equal(answer.status, code, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.issues.map((issue: { path: string }) => issue.path), [field]);
+  };
   const status = async (applicationId: string) => (await it_.berth.ok('application.one', { applicationId })).applicationStatus;
 
   it('answers deploy at once with the queued deployment, then runs it: queued → running → done, the service running → done', async () => {
@@ -86,7 +92,7 @@ describe('deployment queue (engine work replaced by a double)', () => {
     while ((await status(applicationId)) !== 'done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(await status(applicationId), 'done');
     // An ended deployment cannot be cancelled again.
-    await it_.berth.refused('deployment.cancel', { deploymentId: second }, 409, 'deploymentId');
+    await refused('deployment.cancel', { deploymentId: second }, 409, 'deploymentId');
   });
 
   it('a failed deployment ends in error with its reason in the record and the log; the service status is error', async () => {
@@ -120,6 +126,9 @@ describe('deployment queue (engine work replaced by a double)', () => {
     const bad = await deploy(applicationId);
     (await it_.double.runs(bad)).fail('broken');
     await until(it_.berth, bad, 'error');
+    await refused('deployment.rollback', { deploymentId: bad }, 400, 'deploymentId');
+    const stranger = await newApp('stranger');
+    await refused('deployment.rollback', { deploymentId: good, applicationId: stranger }, 400, 'deploymentId');
     const rollback = await it_.berth.ok('deployment.rollback', { deploymentId: good });
     assert.equal(rollback.kind, 'rollback');
     assert.equal(rollback.rollbackOf, good);
@@ -128,10 +137,7 @@ describe('deployment queue (engine work replaced by a double)', () => {
     assert.equal(gate.work.image, image);
     gate.open();
     assert.equal((await until(it_.berth, rollback.deploymentId, 'done')).image, image);
-    await it_.berth.refused('deployment.rollback', { deploymentId: bad }, 400, 'deploymentId');
-    const stranger = await newApp('stranger');
-    await it_.berth.refused('deployment.rollback', { deploymentId: good, applicationId: stranger }, 400, 'deploymentId');
-    await it_.berth.refused('deployment.rollback', { deploymentId: 'nope' }, 404, 'deploymentId');
+    await refused('deployment.rollback', { deploymentId: 'nope' }, 404, 'deploymentId');
   });
 
   it('keeps only the latest deployments of a service, with their logs', async () => {
@@ -151,7 +157,7 @@ describe('deployment queue (engine work replaced by a double)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.deepEqual(kept.sort(), ids.slice(2).sort());
-    await it_.berth.refused('deployment.logs', { deploymentId: ids[0] }, 404, 'deploymentId');
+    await refused('deployment.logs', { deploymentId: ids[0] }, 404, 'deploymentId');
   });
 
   it('follows a deployment log as server-sent events while it runs, ending when the deployment ends', async () => {
