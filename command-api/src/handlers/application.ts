@@ -4,6 +4,7 @@ import {
   applicationAggregate, newApplication, type ApplicationCommand,
 } from '@berth/shared/domain/application/application';
 import type { BuildType } from '@berth/shared/domain/application/record';
+import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
@@ -14,6 +15,7 @@ import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
+import { applicationRuntime } from './application-runtime.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
 /** A command on an existing application: answers the record after it. */
@@ -32,9 +34,6 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
   return ctx.view(applicationAggregate, before);
 }
 
-/** The effect of these lives in the deployer, not built yet: NOT_FOUND or NOT_IMPLEMENTED, nothing appended. */
-const deployments = pending<{ applicationId: string }>('deployments', applicationAggregate);
-
 export const application: GroupHandlers<typeof contract.application> = {
   create: async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
@@ -51,7 +50,7 @@ export const application: GroupHandlers<typeof contract.application> = {
   one: async (input, ctx) => ({
     ...(await ctx.one(applicationAggregate, input.applicationId)),
     ...(await childrenOf(input.applicationId, ctx)),
-    deployments: [], // kept by the deployer, not built yet
+    deployments: await ctx.list(deploymentAggregate, 'applicationId', input.applicationId),
   }),
   update: updateApplication,
   delete: (input, ctx) => removeApplication(input.applicationId, ctx),
@@ -76,12 +75,7 @@ export const application: GroupHandlers<typeof contract.application> = {
   refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
-  reload: deployments,
-  stop: deployments,
-  start: deployments,
-  redeploy: deployments,
-  deploy: deployments,
-  cleanQueues: deployments,
+  ...applicationRuntime,
   readProxyConfig: async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
     return readProxyFile(ctx.infra.config.proxyDir, current.appName);

@@ -22,6 +22,9 @@ export interface Fetched {
 /** A URL as the log may show it: user and password or token left out. */
 export const redactUrl = (text: string) => text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
 
+/** Neither a URL (`scheme://`) nor an ssh address (`user@host:path`). */
+const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/@]+@[^:/]+:/.test(url);
+
 export async function fetchGit(source: GitSource, into: string, options: {
   refetch: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
 }): Promise<Fetched> {
@@ -33,7 +36,9 @@ export async function fetchGit(source: GitSource, into: string, options: {
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
     const env = source.sshKey ? await sshEnv(into, options.secrets.open(source.sshKey)) : {};
     const branch = source.branch ? ['--branch', source.branch] : [];
-    await runTool('git', ['clone', '--depth', '1', '--single-branch', ...branch, '--', source.url, dir], { ...run, env });
+    // A local repository is cloned whole (git ignores --depth there, and says so).
+    const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
+    await runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, dir], { ...run, env });
     await rm(join(into, 'ssh-key'), { force: true });
   } else {
     options.log('Rebuilding the source fetched by the last deploy');
