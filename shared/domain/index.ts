@@ -16,6 +16,7 @@ import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { SERVICE_SUMMARIES } from './service-kinds.ts';
+import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -27,7 +28,7 @@ export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates),
+  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -44,4 +45,6 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
   { collection: SERVICE_SUMMARIES, field: 'projectId' },
+  { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
+  { collection: 'deployment', field: 'status' },
 ];
