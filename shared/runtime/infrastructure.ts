@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
+import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { EventStore } from '../ports/event-store.ts';
+import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import type { Config } from './config.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
@@ -18,6 +20,8 @@ export interface Infrastructure {
   readonly secrets: SecretBox;
   readonly tokenKey: Uint8Array;
   readonly clock: Clock;
+  /** Opens the bucket a destination names. */
+  readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
+    objectStorage: openS3Storage,
     async close() {
       await eventStore.close();
       await readStore.close();

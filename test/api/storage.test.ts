@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
+import { startS3 } from '../support/s3.ts';
 
 const SECRET = 'wJalrXUtnFEMI-destination-secret';
 
@@ -68,10 +69,21 @@ describe('destination and backup operations', () => {
       assert.equal((await berth.call('destination.one', { destinationId })).status, 404);
     });
 
-    it('says testConnection is not built yet, once the fields are valid', async () => {
-      const answer = await berth.refused('destination.testConnection', destinationInput('probe'), 501);
-      assert.equal(answer.code, 'NOT_IMPLEMENTED');
-      await berth.refused('destination.testConnection', { name: '' }, 400);
+    it('testConnection reaches a real bucket, and answers 400 with the reason when the keys or endpoint are wrong', async () => {
+      const s3 = await startS3(['reachable']);
+      try {
+        const fields = { name: 'probe', ...s3.destination('reachable') };
+        assert.deepEqual(await berth.ok('destination.testConnection', fields), { ok: true, bucket: 'reachable' });
+        const wrongSecret = await berth.refused('destination.testConnection', { ...fields, secretAccessKey: 'wrong-secret-77' }, 400, 'secretAccessKey');
+        assert.match(wrongSecret.message, /SignatureDoesNotMatch/);
+        assert.ok(!JSON.stringify(wrongSecret).includes('wrong-secret-77'));
+        await berth.refused('destination.testConnection', { ...fields, bucket: 'missing' }, 400, 'bucket');
+        const unreachable = await berth.refused('destination.testConnection', { ...fields, endpoint: 'http://127.0.0.1:1' }, 400, 'endpoint');
+        assert.match(unreachable.message, /refused/);
+        await berth.refused('destination.testConnection', { name: '' }, 400);
+      } finally {
+        await s3.stop();
+      }
     });
   });
 

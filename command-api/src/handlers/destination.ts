@@ -1,10 +1,29 @@
 import type { contract } from '@berth/shared/contract/index';
 import { backupAggregate } from '@berth/shared/domain/backup/backup';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
-import { conflict } from '@berth/shared/errors';
+import { badRequest } from '@berth/shared/errors';
+import { ObjectStorageError } from '@berth/shared/ports/object-storage';
 import { newId } from '@berth/shared/ids';
-import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers } from './kit.ts';
+import { all, change, mustBeUnused, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { resealed } from './secret-update.ts';
+
+/** The field a refusal of the bucket points at, by the server's (or the network's) code. */
+const FIELD_OF: Record<string, string> = {
+  InvalidAccessKeyId: 'accessKey', SignatureDoesNotMatch: 'secretAccessKey', AccessDenied: 'accessKey',
+  NoSuchBucket: 'bucket', InvalidBucketName: 'bucket', AuthorizationHeaderMalformed: 'region', PermanentRedirect: 'region',
+};
+
+/** Really reaches the bucket with the given fields: BAD_REQUEST with the server's reason when it can't. */
+const testConnection: Handler<{ endpoint: string; region: string; bucket: string; accessKey: string; secretAccessKey: string }> =
+  async (input, ctx) => {
+    try {
+      await ctx.infra.objectStorage(input).check();
+    } catch (error) {
+      if (!(error instanceof ObjectStorageError)) throw error;
+      throw badRequest(FIELD_OF[error.code] ?? 'endpoint', error.message);
+    }
+    return { ok: true, bucket: input.bucket };
+  };
 
 export const destination: GroupHandlers<typeof contract.destination> = {
   create: change(destinationAggregate, (input, ctx) => ({
@@ -27,5 +46,5 @@ export const destination: GroupHandlers<typeof contract.destination> = {
       'Destination is used by backups; remove them or move them to another destination first');
     return { type: 'RemoveDestination', data: { destinationId: input.destinationId } };
   }),
-  testConnection: pending('object storage'),
+  testConnection,
 };
