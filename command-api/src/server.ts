@@ -1,5 +1,6 @@
+import type { Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { DomainError } from '@berth/shared/errors';
@@ -7,10 +8,14 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { authenticate } from './auth/authenticate.ts';
 import { authorize, grantCreated } from './auth/authorize.ts';
-import { Context } from './context.ts';
+import { Context, type Actor } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
+import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
+import { StreamedAnswer } from './streamed.ts';
+import { observe } from './observability/metrics.ts';
+import { health } from './observability/health.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -21,13 +26,20 @@ const CORRELATION = /^[\w.:-]{1,64}$/;
 const pathsOf = (operation: Operation) =>
   operation.group === 'admin' ? [`/${operation.name}`, `/api/${operation.name}`] : [`/api/${operation.name}`];
 
-export function buildServer(infra: Infrastructure, options: { logger?: boolean } = {}): FastifyInstance {
+export function buildServer(infra: Infrastructure, options: { logger?: boolean; logStream?: Writable } = {}): FastifyInstance {
+  const actors = new WeakMap<FastifyRequest, Actor | null>();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: infra.config.logLevel },
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: options.logger === false ? false : { level: infra.config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
     bodyLimit: 1024 * 1024,
-    genReqId: () => newId(),
+    // The request's id is its correlation id: the client's when it sent a usable one.
+    genReqId: (request) => {
+      const header = request.headers['x-correlation-id'];
+      return typeof header === 'string' && CORRELATION.test(header) ? header : newId();
+    },
   });
+  observe(app, infra);
+  health(app, infra);
   // Every route schema is one of the contract's TypeBox schemas.
   app.setValidatorCompiler(({ schema }) => compileValidator(schema as TSchema));
   app.setErrorHandler(errorHandler);
@@ -45,16 +57,19 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
+    const serialize = (answer: unknown) => serializerOf(operation.output)(answer);
     for (const url of pathsOf(operation)) {
       app.route({
         method: operation.method,
         url,
         schema: { [payload]: operation.input },
+        // Who before what: the caller is known before its payload is parsed or checked, so an
+        // anonymous call is 401 whatever it sends.
+        onRequest: async (request) => {
+          actors.set(request, await authenticate(infra, operation, request.headers.authorization));
+        },
         handler: async (request, reply) => {
-          const actor = await authenticate(infra, operation, request.headers.authorization);
-          const header = request.headers['x-correlation-id'];
-          const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : request.id;
-          const ctx = new Context(infra, actor, correlationId, request.ip);
+          const ctx = new Context(infra, actors.get(request) ?? null, request.id, request.ip);
           const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
           await authorize(ctx, operation, input);
           const answer = await handler(input, ctx);
@@ -65,10 +80,9 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
-          // Every answer is JSON, a bare string too (Fastify would send that as text/plain).
-          return typeof answer === 'string'
-            ? reply.type('application/json; charset=utf-8').send(JSON.stringify(answer))
-            : reply.send(answer ?? null);
+          if (answer instanceof StreamedAnswer) return answer.send(request, reply);
+          // Every answer is JSON written with the declared schema, a bare string too.
+          return reply.type('application/json; charset=utf-8').send(serialize(answer ?? null));
         },
       });
       app.route({

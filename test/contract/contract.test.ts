@@ -2,6 +2,7 @@
 // every bound the spec states, broken, answers 400 naming the field and appends nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Value } from '@sinclair/typebox/value';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { startBerth, type TestBerth } from '../support/berth.ts';
@@ -29,6 +30,8 @@ const EXPECTED_STATUS: Record<string, number> = {
   'auth.verify2FASetup': 400,
   // Nothing listens at the fixture's endpoint: a real attempt, refused with the reason.
   'destination.testConnection': 400,
+  // The sample stream name names no stream.
+  'events.stream': 404,
 };
 
 describe('contract: every operation of the interface', () => {
@@ -57,6 +60,10 @@ describe('contract: every operation of the interface', () => {
           return;
         }
         assert.equal(answer.status, EXPECTED_STATUS[operation.name] ?? 200, JSON.stringify(answer.body));
+        if (answer.status === 200) {
+          const wrong = [...Value.Errors(operation.output, answer.body)].map((error) => `${error.path} ${error.message}`);
+          assert.deepEqual(wrong, [], `the answer does not match the declared output: ${JSON.stringify(answer.body)}`);
+        }
         const idField = fieldsOf(operation.input).find((field) => ID_FIELD.test(field.name) && field.required)?.name;
         if (answer.status === 200 && idField && idField !== 'id' && operation.procedure !== 'reload' && answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body)) {
           // An account answers with `id` whatever the input called it (`authId`, `userId`).
@@ -64,6 +71,9 @@ describe('contract: every operation of the interface', () => {
           assert.equal(answered, input[idField], `the answer is not the record ${idField}=${String(input[idField])}`);
         }
       });
+
+      // Once an admin exists, auth.createAdmin is CONFLICT before its payload is read (its bounds: setup-first.test.ts).
+      if (operation.name === 'auth.createAdmin') return;
 
       it('rejects an unknown field naming it, and appends nothing', async () => {
         const input = { ...(await validInput(operation, fixtures)), unexpectedField: 'x' };
