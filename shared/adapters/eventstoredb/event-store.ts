@@ -3,6 +3,7 @@ import {
   WrongExpectedVersionError as ClientWrongExpectedVersion, type AppendExpectedRevision, type Position,
 } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../../events/event.ts';
+import { matchesFilter, readFilteredByScan, type EventFilter } from '../../events/filter.ts';
 import {
   WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
 } from '../../ports/event-store.ts';
@@ -86,6 +87,13 @@ export class EventStoreDbEventStore implements EventStore {
       if (found.length >= limit || page.length < limit + 1 || !lastPosition) return found;
       from = toPosition(lastPosition.commit);
     }
+  }
+
+  /** One stream's history is read from the stream; anything else is a scan of $all. */
+  async readFiltered(filter: EventFilter, after: number, limit: number): Promise<readonly RecordedEvent[]> {
+    if (filter.stream === undefined) return readFilteredByScan((from, count) => this.readAll(from, count), filter, after, limit);
+    const { events } = await this.readStream(filter.stream);
+    return events.filter((event) => event.position > after && matchesFilter(event, filter)).slice(0, limit);
   }
 
   async head(): Promise<number> {
