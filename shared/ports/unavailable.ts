@@ -4,7 +4,7 @@
  */
 export class UnavailableError extends Error {
   constructor(readonly what: string, cause: unknown) {
-    super(`${what} is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`${what} cannot be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'UnavailableError';
   }
 }

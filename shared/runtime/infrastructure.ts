@@ -1,7 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
-import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
@@ -14,6 +11,7 @@ import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import type { Config } from './config.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
+import { openEventStore, openReadStore } from './stores.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
 export interface Infrastructure {
@@ -30,12 +28,14 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export function openInfrastructure(config: Config, clock: Clock = systemClock): Infrastructure {
+export async function openInfrastructure(config: Config, clock: Clock = systemClock): Promise<Infrastructure> {
   mkdirSync(config.dataDir, { recursive: true });
   const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
-  const eventStore = new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
-  // Its cache is safe only while this process is the one that writes the read models.
-  const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache: config.roles.includes('projections') });
+  const eventStore = await openEventStore(config);
+  const readStore = await openReadStore(config).catch(async (error: unknown) => {
+    await eventStore.close();
+    throw error;
+  });
   let bus: Promise<Bus> | null = null;
   return {
     config,

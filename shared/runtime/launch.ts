@@ -25,7 +25,7 @@ export interface Berth {
 }
 
 export async function launch(config: Config, clock?: Clock): Promise<Berth> {
-  const infrastructure = openInfrastructure(config, clock);
+  const infrastructure = await openInfrastructure(config, clock);
   const running: RunningRole[] = [];
   for (const role of ORDER.filter((name) => config.roles.includes(name))) {
     const { start } = (await import(PACKAGES[role])) as { start: StartRole };
@@ -41,7 +41,11 @@ export async function launch(config: Config, clock?: Clock): Promise<Berth> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const berth = await launch(configFrom());
+  const berth = await launch(configFrom()).catch((error: unknown) => {
+    // Never a silent hang: say what is missing and exit non-zero.
+    console.error(`berth could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
   const shutdown = async () => {
     await berth.stop();
     process.exit(0);
