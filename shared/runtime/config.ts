@@ -33,6 +33,8 @@ export interface Config {
   readonly mongoUrl: string | undefined;
   /** How long a starting process waits for its stores before it gives up and exits. */
   readonly connectTimeoutSeconds: number;
+  /** Time to live of the NATS leases that keep one projections process writing. */
+  readonly leaseTtlMs: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -88,6 +90,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     eventStoreUrl: env.BERTH_EVENTSTORE_URL || undefined,
     mongoUrl: env.BERTH_MONGO_URL || undefined,
     connectTimeoutSeconds: number(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60),
+    leaseTtlMs: Math.max(1000, number(env, 'BERTH_LEASE_TTL_MS', 10_000)),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),

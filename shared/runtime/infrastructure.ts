@@ -9,7 +9,9 @@ import { systemClock } from '../ports/clock.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
-import type { Config } from './config.ts';
+import { isScaledOut, type Config } from './config.ts';
+import type { Leases } from '../ports/lease.ts';
+import { NatsLeases } from '../adapters/nats/leases.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
 import { openEventStore, openReadStore } from './stores.ts';
 
@@ -23,6 +25,8 @@ export interface Infrastructure {
   readonly clock: Clock;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
+  /** Leases for one active writer across processes: when scaled out with NATS, else null (one process). */
+  leases(): Promise<Leases | null>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
@@ -37,9 +41,12 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     throw error;
   });
   let bus: Promise<Bus> | null = null;
+  let leases: Promise<Leases | null> | null = null;
   return {
     config,
     bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
+    leases: () => (leases ??= config.natsUrl && isScaledOut(config)
+      ? NatsLeases.connect(config.natsUrl, { ttlMs: config.leaseTtlMs }) : Promise.resolve(null)),
     eventStore,
     readStore,
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
@@ -48,6 +55,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     objectStorage: openS3Storage,
     async close() {
       if (bus) await (await bus).close();
+      if (leases) await (await leases)?.close();
       await eventStore.close();
       await readStore.close();
     },

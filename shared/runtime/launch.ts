@@ -2,7 +2,7 @@
 // Roles are loaded by package name, so `shared` depends on none of them.
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../ports/clock.ts';
-import { configFrom, type Config, type RoleName } from './config.ts';
+import type { Config, RoleName } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { RunningRole, StartRole } from './role.ts';
 
@@ -41,15 +41,6 @@ export async function launch(config: Config, clock?: Clock): Promise<Berth> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const berth = await launch(configFrom()).catch((error: unknown) => {
-    // Never a silent hang: say what is missing and exit non-zero.
-    console.error(`berth could not start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
-  const shutdown = async () => {
-    await berth.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  const { runRoles } = await import('./roles-cli.ts');
+  await runRoles('start');
 }
