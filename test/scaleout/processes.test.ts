@@ -50,8 +50,11 @@ describe('roles as processes', () => {
       apis.push(httpClient(`http://127.0.0.1:${port}`));
     }
     const [one, two] = apis as [HttpClient, HttpClient];
+    // Generous: on a loaded two-core machine, a process that compiles Berth on start is slow to listen.
     await eventually(async () => (await one.call('auth.login', ADMIN)).status === 401 && (await two.call('auth.login', ADMIN)).status === 401,
-      30_000, 'both API processes answer');
+      120_000, 'both API processes answer').catch((error: Error) => {
+      throw new Error(`${error.message}; their output:\n${processes.map(({ output }) => output.join('')).join('\n---\n')}`);
+    });
     const setup = readFileSync(join(dataDir, 'setup-token'), 'utf8').trim();
     const created = await one.call('auth.createAdmin', ADMIN, { token: setup });
     assert.equal(created.status, 200, JSON.stringify(created.body));

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Filter } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db } from 'mongodb';
 import type { Doc, DocWrite, FieldValue } from '../../ports/read-store.ts';
 
 /** A read-model document as MongoDB holds it. */
@@ -40,17 +40,22 @@ async function bulkGuarded<T extends { _id: string }>(target: Collection<T>, ope
   }
 }
 
-/** The ids of `target` already written at `position` or later: nothing to do for them. */
-async function settled<T extends { _id: string }>(target: Collection<T>, field: string, ids: string[], position: number, session?: ClientSession) {
-  const filter = { _id: { $in: ids }, [field]: { $gte: position } } as Filter<T>;
-  const found = await target.find(filter, { projection: { _id: 1 }, session }).toArray();
-  return new Set(found.map((entry) => String(entry._id)));
+/** The position each of `ids` was last written at, for those that exist. */
+async function positionsOf(target: Collection<Stored>, ids: string[], session?: ClientSession) {
+  const found = await target.find({ _id: { $in: ids } }, { projection: { _id: 1, p: 1 }, session }).toArray();
+  return new Map(found.map((entry) => [entry._id, entry.p]));
 }
+
+const storedOf = (write: DocWrite, position: number): Stored => ({
+  _id: write.id, p: position, json: write.doc === null ? null : JSON.stringify(write.doc), f: lookupFields(write.doc),
+});
 
 /**
  * Writes the documents, each only if the position it holds is older than `position`, then moves
  * each checkpoint to `position` only if it is behind: a replay, or a writer that lost its lease
- * and commits late, can never move anything back.
+ * and commits late, can never move anything back. A document not there yet is inserted (much
+ * cheaper than an upsert, and what a rebuild mostly does); one inserted meanwhile by another
+ * writer fails with a duplicate key and is written again through the guard.
  */
 export async function writeGuarded(
   db: Db,
@@ -64,18 +69,26 @@ export async function writeGuarded(
   for (const write of writes) byCollection.set(write.collection, [...(byCollection.get(write.collection) ?? []), write]);
   for (const [name, group] of byCollection) {
     const target = collectionOf(name);
-    const done = await settled(target, 'p', group.map((write) => write.id), position, session);
-    await bulkGuarded(target, group.filter((write) => !done.has(write.id)).map((write) => ({
-      updateOne: {
-        filter: { _id: write.id, p: { $lt: position } },
-        update: { $set: { p: position, json: write.doc === null ? null : JSON.stringify(write.doc), f: lookupFields(write.doc) } },
-        upsert: true,
-      },
-    })), session);
+    const known = await positionsOf(target, group.map((write) => write.id), session);
+    const fresh = group.filter((write) => !known.has(write.id));
+    const older = group.filter((write) => (known.get(write.id) ?? Infinity) < position);
+    const guardedUpdate = (write: DocWrite): AnyBulkWriteOperation<Stored> => ({
+      updateOne: { filter: { _id: write.id, p: { $lt: position } }, update: { $set: storedOf(write, position) }, upsert: true },
+    });
+    await bulkGuarded(target, [
+      ...fresh.map((write): AnyBulkWriteOperation<Stored> => ({ insertOne: { document: storedOf(write, position) } })),
+      ...older.map(guardedUpdate),
+    ], session);
+    if (!session && fresh.length > 0) {
+      // Inserted by someone else in between: those now exist, and go through the guard.
+      const now = await positionsOf(target, fresh.map((write) => write.id));
+      await bulkGuarded(target, fresh.filter((write) => (now.get(write.id) ?? Infinity) < position).map(guardedUpdate));
+    }
   }
   const marks = db.collection<{ _id: string; position: number }>('berth_checkpoints');
-  const reached = await settled(marks, 'position', [...checkpoints], position, session);
-  await bulkGuarded(marks, checkpoints.filter((name) => !reached.has(name)).map((name) => ({
+  const reached = await marks.find({ _id: { $in: [...checkpoints] }, position: { $gte: position } }, { projection: { _id: 1 }, session }).toArray();
+  const done = new Set(reached.map((entry) => entry._id));
+  await bulkGuarded(marks, checkpoints.filter((name) => !done.has(name)).map((name) => ({
     updateOne: { filter: { _id: name, position: { $lt: position } }, update: { $set: { position } }, upsert: true },
   })), session);
 }
