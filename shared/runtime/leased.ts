@@ -10,6 +10,17 @@ export async function runLeased(infra: Infrastructure, name: string, work: Lease
     await work.start();
     return { name, stop: () => work.stop() };
   }
-  const lease = leases.hold(name, work);
+  // One line per change of hands, so an operator sees which process writes.
+  const lease = leases.hold(name, {
+    async start() {
+      await work.start();
+      console.log(`${name}: holding the lease, running`);
+    },
+    async stop() {
+      await work.stop();
+      console.log(`${name}: lease given up, stopped`);
+    },
+  });
+  console.log(`${name}: waiting for the lease`);
   return { name, stop: () => lease.release() };
 }
