@@ -15,6 +15,7 @@ import { redirectAggregate } from './redirect/redirect.ts';
 import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
+import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -26,7 +27,7 @@ export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates),
+  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -42,4 +43,6 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
+  { collection: 'deployment', field: 'status' },
 ];
