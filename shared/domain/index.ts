@@ -15,6 +15,7 @@ import { redirectAggregate } from './redirect/redirect.ts';
 import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
+import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
@@ -43,6 +44,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: SERVICE_SUMMARIES, field: 'projectId' },
   { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
   { collection: 'deployment', field: 'status' },
 ];
