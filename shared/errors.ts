@@ -12,6 +12,7 @@ export const STATUS_OF = {
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
   NOT_IMPLEMENTED: 501,
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_OF;

@@ -6,6 +6,7 @@ import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { stateCacheOf } from '@berth/shared/runtime/state-cache';
+import { isScaledOut } from '@berth/shared/runtime/config';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
 
@@ -59,8 +60,12 @@ export class Context {
     return this.infra.secrets;
   }
 
+  /**
+   * Off when scaled out: another process may have appended since, and a stale state could answer
+   * a no-op or a refusal that no append would ever check.
+   */
   private get states() {
-    return stateCacheOf(this.infra.eventStore);
+    return isScaledOut(this.infra.config) ? undefined : stateCacheOf(this.infra.eventStore);
   }
 
   private get cause() {
@@ -74,7 +79,7 @@ export class Context {
 
   /** Drops what this process holds of a stream that another writer (a reactor) moved on. */
   forget(aggregate: AnyAggregate, id: string): void {
-    this.states.forget(streamName(aggregate.name, id));
+    this.states?.forget(streamName(aggregate.name, id));
   }
 
   /** The current state of a referenced aggregate, or NOT_FOUND naming the field that referred to it. */

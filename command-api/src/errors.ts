@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '@berth/shared/errors';
+import { UnavailableError } from '@berth/shared/ports/unavailable';
 
 /** Fastify's own failures, in the spec's error shape and codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -12,6 +13,10 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 export function toDomainError(error: FastifyError | Error): DomainError {
   if (error instanceof DomainError) return error;
+  // A store that went away: nothing was decided on a guess; the client may retry once it is back.
+  if (error instanceof UnavailableError) {
+    return new DomainError('UNAVAILABLE', `${error.what} cannot be reached; try again shortly`, undefined, { 'retry-after': '1' });
+  }
   const code = 'code' in error && typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
   if (code) return new DomainError(code, error.message);
   const status = 'statusCode' in error ? Number(error.statusCode) : 500;

@@ -44,3 +44,11 @@ export interface EventStore {
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>): Subscription;
   close(): Promise<void>;
 }
+
+/**
+ * How many events follow `position`, counted up to `cap`. Positions are not counts (EventStoreDB's
+ * are byte offsets of its log): the distance between two says nothing of the events between them.
+ */
+export async function countAfter(store: EventStore, position: number, cap: number): Promise<number> {
+  return (await store.readAll(position, cap)).length;
+}

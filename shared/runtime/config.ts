@@ -37,6 +37,14 @@ export interface Config {
   readonly metrics: boolean;
   /** `/ready` answers 503 while the read models are more events than this behind the log. */
   readonly readyMaxLag: number;
+  /** EventStoreDB connection string (`esdb://…`) of the scaled-out event log; SQLite when unset. */
+  readonly eventStoreUrl: string | undefined;
+  /** MongoDB connection string of the scaled-out read models; SQLite when unset. */
+  readonly mongoUrl: string | undefined;
+  /** How long a starting process waits for its stores before it gives up and exits. */
+  readonly connectTimeoutSeconds: number;
+  /** Time to live of the NATS leases that keep one projections process writing. */
+  readonly leaseTtlMs: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -46,6 +54,12 @@ export interface Config {
   /** Bound on the wait of start, stop, reload and cancel for the engine's outcome. */
   readonly actionWaitMs: number;
 }
+
+/**
+ * Scaled out: the log or the read models live in a server shared by several processes, so no
+ * process may trust what it remembers of them (see the README on caches).
+ */
+export const isScaledOut = (config: Config): boolean => !!(config.eventStoreUrl || config.mongoUrl);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -88,6 +102,10 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: env.BERTH_METRICS !== 'off',
     readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
+    eventStoreUrl: env.BERTH_EVENTSTORE_URL || undefined,
+    mongoUrl: env.BERTH_MONGO_URL || undefined,
+    connectTimeoutSeconds: number(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60),
+    leaseTtlMs: Math.max(1000, number(env, 'BERTH_LEASE_TTL_MS', 10_000)),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),

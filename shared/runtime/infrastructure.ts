@@ -1,7 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
-import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
@@ -14,8 +11,11 @@ import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
-import type { Config } from './config.ts';
+import { isScaledOut, type Config } from './config.ts';
+import type { Leases } from '../ports/lease.ts';
+import { NatsLeases } from '../adapters/nats/leases.ts';
 import { deriveKey, loadInstanceKey } from './keys.ts';
+import { openEventStore, openReadStore } from './stores.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
 export interface Infrastructure {
@@ -29,21 +29,28 @@ export interface Infrastructure {
   readonly engine: ContainerEngine;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
+  /** Leases for one active writer across processes: when scaled out with NATS, else null (one process). */
+  leases(): Promise<Leases | null>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
 }
 
-export function openInfrastructure(config: Config, clock: Clock = systemClock): Infrastructure {
+export async function openInfrastructure(config: Config, clock: Clock = systemClock): Promise<Infrastructure> {
   mkdirSync(config.dataDir, { recursive: true });
   const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
-  const eventStore = new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
-  // Its cache is safe only while this process is the one that writes the read models.
-  const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache: config.roles.includes('projections') });
+  const eventStore = await openEventStore(config);
+  const readStore = await openReadStore(config).catch(async (error: unknown) => {
+    await eventStore.close();
+    throw error;
+  });
   let bus: Promise<Bus> | null = null;
+  let leases: Promise<Leases | null> | null = null;
   return {
     config,
     bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
+    leases: () => (leases ??= config.natsUrl && isScaledOut(config)
+      ? NatsLeases.connect(config.natsUrl, { ttlMs: config.leaseTtlMs }) : Promise.resolve(null)),
     eventStore,
     readStore,
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
@@ -53,6 +60,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     objectStorage: openS3Storage,
     async close() {
       if (bus) await (await bus).close();
+      if (leases) await (await leases)?.close();
       await eventStore.close();
       await readStore.close();
     },

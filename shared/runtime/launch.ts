@@ -2,7 +2,7 @@
 // Roles are loaded by package name, so `shared` depends on none of them.
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../ports/clock.ts';
-import { configFrom, type Config, type RoleName } from './config.ts';
+import type { Config, RoleName } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { RunningRole, StartRole } from './role.ts';
 
@@ -25,7 +25,7 @@ export interface Berth {
 }
 
 export async function launch(config: Config, clock?: Clock): Promise<Berth> {
-  const infrastructure = openInfrastructure(config, clock);
+  const infrastructure = await openInfrastructure(config, clock);
   const running: RunningRole[] = [];
   for (const role of ORDER.filter((name) => config.roles.includes(name))) {
     const { start } = (await import(PACKAGES[role])) as { start: StartRole };
@@ -41,11 +41,6 @@ export async function launch(config: Config, clock?: Clock): Promise<Berth> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const berth = await launch(configFrom());
-  const shutdown = async () => {
-    await berth.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  const { runRoles } = await import('./roles-cli.ts');
+  await runRoles('start');
 }

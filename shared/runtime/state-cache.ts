@@ -1,6 +1,7 @@
 // Folded aggregate states by stream, so a command does not re-read and re-fold a stream that
 // this process already knows. A stale entry cannot cause a wrong decision to be stored: the
 // append names the revision the state was folded at, and a conflict reloads from the log.
+// Only for the embedded mode, where this process is the only writer (the API switches it off when scaled out: see Context.states).
 
 export interface CachedState {
   readonly state: unknown;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@berth/shared/adapters/sqlite/event-store';
 import { SqliteReadStore } from '@berth/shared/adapters/sqlite/read-store';
 import type { NewEvent } from '@berth/shared/events/event';
+import type { ReadStore } from '@berth/shared/ports/read-store';
 import { newId } from '@berth/shared/ids';
 import { rebuildInto } from '@berth/projections/rebuild';
 
@@ -31,10 +32,11 @@ function history(projectId: string, occurredAt: string): NewEvent[] {
   return events;
 }
 
-export async function benchRebuild(total = 100_000): Promise<RebuildFigures> {
+/** `openTarget` gives the read store to rebuild into (a fresh SQLite file of `dir` by default). */
+export async function benchRebuild(total = 100_000, openTarget?: (dir: string) => Promise<ReadStore>): Promise<RebuildFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-rebuild-'));
   const events = new SqliteEventStore(join(dir, 'events.db'), { synchronous: 'FULL' });
-  const target = new SqliteReadStore(join(dir, 'read-models.db'));
+  const target = openTarget ? await openTarget(dir) : new SqliteReadStore(join(dir, 'read-models.db'));
   try {
     const streams = total / EVENTS_PER_STREAM;
     const occurredAt = new Date().toISOString();

@@ -1,6 +1,7 @@
 // `/health`: the process answers. `/ready`: the stores answer and the read models are within a
 // bound of the log's head, so a load balancer sends traffic only where reads are current.
 import type { FastifyInstance } from 'fastify';
+import { countAfter } from '@berth/shared/ports/event-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: string };
@@ -21,7 +22,7 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
     const reads = await check(async () => {
       const head = await eventStore.head();
       const positions = [...(await readStore.checkpoints()).values()];
-      const lag = head - Math.min(head, ...positions);
+      const lag = await countAfter(eventStore, Math.min(head, ...positions), config.readyMaxLag + 1);
       if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
       return { lag };
     });

@@ -1,0 +1,147 @@
+import { MongoClient, type ClientSession, type Collection, type Db } from 'mongodb';
+import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
+import { orUnavailable } from '../../ports/unavailable.ts';
+import { Signal } from '../signal.ts';
+import { writeGuarded, type Stored } from './guarded-write.ts';
+import { isMongoOutage } from './outage.ts';
+
+interface Checkpoint {
+  _id: string;
+  position: number;
+}
+
+const CHECKPOINTS = 'berth_checkpoints';
+/** The read-model collections ever written, since the stand-in server cannot list collections. */
+const REGISTRY = 'berth_collections';
+const POLL_MS = 15;
+
+export interface MongoReadStoreOptions {
+  /** The database; else the one the URL names. */
+  readonly database?: string;
+  /** Use transactions; by default when the server is a replica-set member or a router. */
+  readonly transactions?: boolean;
+  readonly serverSelectionTimeoutMS?: number;
+}
+
+/**
+ * The scaled-out read models: one MongoDB collection per read-model collection, each document
+ * `{ _id, p, json, f }`: the log position it was written at, the document as JSON (any field
+ * name is safe there), and its top-level scalar fields for lookups. A deleted document stays as
+ * a tombstone (`json: null`) so its position still guards it. No cache: several processes read
+ * what one projections process writes.
+ */
+export class MongoReadStore implements ReadStore {
+  private readonly committed = new Signal();
+  private readonly registered = new Set<string>();
+
+  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly transactions: boolean) {}
+
+  static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000 });
+    await orUnavailable('the read store (MongoDB)', isMongoOutage, () => client.connect());
+    const db = client.db(options.database);
+    const hello = await db.admin().command({ hello: 1 });
+    const offered = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+    return new MongoReadStore(client, db, options.transactions ?? offered);
+  }
+
+  private io<T>(operation: () => Promise<T>): Promise<T> {
+    return orUnavailable('the read store (MongoDB)', isMongoOutage, operation);
+  }
+
+  private collection(name: string): Collection<Stored> {
+    return this.db.collection<Stored>(`rm_${name}`);
+  }
+
+  private get checkpointsCollection() {
+    return this.db.collection<Checkpoint>(CHECKPOINTS);
+  }
+
+  private async register(collection: string): Promise<void> {
+    if (this.registered.has(collection)) return;
+    await this.db.collection<{ _id: string }>(REGISTRY).updateOne({ _id: collection }, { $set: { _id: collection } }, { upsert: true });
+    this.registered.add(collection);
+  }
+
+  async get(collection: string, id: string): Promise<Doc | null> {
+    const found = await this.io(() => this.collection(collection).findOne({ _id: id }));
+    return found?.json ? JSON.parse(found.json) : null;
+  }
+
+  async getMany(keys: readonly DocKey[]): Promise<Map<string, Doc>> {
+    const idsByCollection = new Map<string, string[]>();
+    for (const { collection, id } of keys) idsByCollection.set(collection, [...(idsByCollection.get(collection) ?? []), id]);
+    const found = new Map<string, Doc>();
+    await this.io(() => Promise.all([...idsByCollection].map(async ([collection, ids]) => {
+      for (const stored of await this.collection(collection).find({ _id: { $in: ids } }).toArray()) {
+        if (stored.json) found.set(docKey(collection, stored._id), JSON.parse(stored.json));
+      }
+    })));
+    return found;
+  }
+
+  async find(collection: string, field: string, value: FieldValue): Promise<Doc[]> {
+    const stored = await this.io(() => this.collection(collection).find({ [`f.${field}`]: value }).toArray());
+    return stored.flatMap((entry) => (entry.json ? [JSON.parse(entry.json)] : []));
+  }
+
+  async all(collection: string): Promise<Doc[]> {
+    const stored = await this.io(() => this.collection(collection).find({}).toArray());
+    return stored.flatMap((entry) => (entry.json ? [JSON.parse(entry.json)] : []));
+  }
+
+  async ensureIndex(collection: string, field: string): Promise<void> {
+    await this.io(async () => {
+      await this.register(collection);
+      await this.collection(collection).createIndex({ [`f.${field}`]: 1 });
+    });
+  }
+
+  async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
+    await this.io(async () => {
+      for (const collection of new Set(writes.map((write) => write.collection))) await this.register(collection);
+      const write = (session?: ClientSession) => writeGuarded(this.db, (name) => this.collection(name), checkpoints, position, writes, session);
+      if (!this.transactions) return write();
+      const session = this.client.startSession();
+      try {
+        await session.withTransaction(() => write(session));
+      } finally {
+        await session.endSession();
+      }
+    });
+    this.committed.notify();
+  }
+
+  async checkpoint(name: string): Promise<number> {
+    return (await this.io(() => this.checkpointsCollection.findOne({ _id: name })))?.position ?? 0;
+  }
+
+  async checkpoints(): Promise<Map<string, number>> {
+    const all = await this.io(() => this.checkpointsCollection.find({}).toArray());
+    return new Map(all.map((checkpoint) => [checkpoint._id, checkpoint.position]));
+  }
+
+  async waitFor(position: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const all = [...(await this.checkpoints()).values()];
+      if (all.length > 0 && Math.min(...all) >= position) return;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`Read models did not reach position ${position} within ${timeoutMs} ms`);
+      // The stand-in has no change streams: poll, and wake at once for commits of this process.
+      await Promise.race([this.committed.wait(), new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS)))]);
+    }
+  }
+
+  async clear(): Promise<void> {
+    await this.io(async () => {
+      const names = await this.db.collection<{ _id: string }>(REGISTRY).find({}).toArray();
+      for (const { _id } of names) await this.collection(_id).deleteMany({});
+      await this.checkpointsCollection.deleteMany({});
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,26 @@
+// Work that only one process may do at a time (a projection, the relay, a singleton reactor):
+// under a NATS lease when the roles run apart, else simply started.
+import type { LeasedWork } from '../ports/lease.ts';
+import type { Infrastructure } from './infrastructure.ts';
+import type { RunningRole } from './role.ts';
+
+export async function runLeased(infra: Infrastructure, name: string, work: LeasedWork): Promise<RunningRole> {
+  const leases = await infra.leases();
+  if (!leases) {
+    await work.start();
+    return { name, stop: () => work.stop() };
+  }
+  // One line per change of hands, so an operator sees which process writes.
+  const lease = leases.hold(name, {
+    async start() {
+      await work.start();
+      console.log(`${name}: holding the lease, running`);
+    },
+    async stop() {
+      await work.stop();
+      console.log(`${name}: lease given up, stopped`);
+    },
+  });
+  console.log(`${name}: waiting for the lease`);
+  return { name, stop: () => lease.release() };
+}

@@ -1,0 +1,53 @@
+// Which event store and read store this process uses: the configured servers of the scaled-out
+// mode, else the embedded SQLite files of the data folder.
+import { join } from 'node:path';
+import { EventStoreDbEventStore } from '../adapters/eventstoredb/event-store.ts';
+import { MongoReadStore } from '../adapters/mongodb/read-store.ts';
+import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
+import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { ReadStore } from '../ports/read-store.ts';
+import { UnavailableError } from '../ports/unavailable.ts';
+import { isScaledOut, type Config } from './config.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Connects, waiting with back-off while the server cannot be reached (it may be starting beside
+ * this process), saying so on each attempt; past the configured bound it gives up with an error.
+ */
+export async function connectWithBackoff<T>(what: string, config: Config, connect: () => Promise<T>,
+  log: (line: string) => void = (line) => console.error(line)): Promise<T> {
+  const deadline = Date.now() + config.connectTimeoutSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (error) {
+      if (!(error instanceof UnavailableError)) throw error;
+      if (Date.now() >= deadline) {
+        throw new Error(`${what} could not be reached within ${config.connectTimeoutSeconds} s: ${error.message}`, { cause: error });
+      }
+      log(`waiting for ${what} (attempt ${attempt}): ${error.message}`);
+      await sleep(Math.min(5000, 250 * 2 ** attempt));
+    }
+  }
+}
+
+export async function openEventStore(config: Config): Promise<EventStore> {
+  if (!config.eventStoreUrl) return new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
+  const url = config.eventStoreUrl;
+  return connectWithBackoff(`the event store (EventStoreDB at ${redacted(url)})`, config, () => EventStoreDbEventStore.connect(url));
+}
+
+export async function openReadStore(config: Config): Promise<ReadStore> {
+  if (!config.mongoUrl) {
+    // Its cache is safe only while this process is the one that writes the read models.
+    const cache = config.roles.includes('projections') && !isScaledOut(config);
+    return new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache });
+  }
+  const url = config.mongoUrl;
+  return connectWithBackoff(`the read store (MongoDB at ${redacted(url)})`, config, () => MongoReadStore.connect(url));
+}
+
+/** A connection string as it may be logged: without its password. */
+const redacted = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
