@@ -16,6 +16,7 @@ import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
 import { observe } from './observability/metrics.ts';
 import { health } from './observability/health.ts';
+import { apiDocument } from './openapi/routes.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -39,6 +40,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
   });
   observe(app, infra);
   health(app, infra);
+  apiDocument(app);
   // Every route schema is one of the contract's TypeBox schemas.
   app.setValidatorCompiler(({ schema }) => compileValidator(schema as TSchema));
   app.setErrorHandler(errorHandler);
