@@ -9,10 +9,11 @@ import { certificates, port, redirects, registry, security } from './routing.ts'
 import { admin, auth, user } from './accounts.ts';
 import { cluster, container } from './cluster.ts';
 import { events } from './events.ts';
+import { projections } from './projections.ts';
 
 export const contract = {
   project, application, compose, dbalpha, dbbeta, dbgamma, dbdelta, dbepsilon, backup, destination,
-  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events,
+  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events, projections,
 } as const;
 
 export type Contract = typeof contract;

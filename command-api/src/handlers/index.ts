@@ -14,12 +14,13 @@ import { destination } from './destination.ts';
 import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
 import { events } from './events.ts';
+import { projections } from './projections.ts';
 
 const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   project, auth, admin, user,
   application, port, redirects, security,
   compose, ...databaseGroups,
-  backup, destination, registry, certificates, events,
+  backup, destination, registry, certificates, events, projections,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */
