@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { DomainError } from '@berth/shared/errors';
@@ -8,7 +8,7 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { authenticate } from './auth/authenticate.ts';
 import { authorize, grantCreated } from './auth/authorize.ts';
-import { Context } from './context.ts';
+import { Context, type Actor } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
@@ -28,6 +28,7 @@ const pathsOf = (operation: Operation) =>
   operation.group === 'admin' ? [`/${operation.name}`, `/api/${operation.name}`] : [`/api/${operation.name}`];
 
 export function buildServer(infra: Infrastructure, options: { logger?: boolean; logStream?: Writable } = {}): FastifyInstance {
+  const actors = new WeakMap<FastifyRequest, Actor | null>();
   const app = Fastify({
     logger: options.logger === false ? false : { level: infra.config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
@@ -64,9 +65,13 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
         method: operation.method,
         url,
         schema: { [payload]: operation.input },
+        // Who before what: the caller is known before its payload is parsed or checked, so an
+        // anonymous call is 401 whatever it sends.
+        onRequest: async (request) => {
+          actors.set(request, await authenticate(infra, operation, request.headers.authorization));
+        },
         handler: async (request, reply) => {
-          const actor = await authenticate(infra, operation, request.headers.authorization);
-          const ctx = new Context(infra, actor, request.id, request.ip);
+          const ctx = new Context(infra, actors.get(request) ?? null, request.id, request.ip);
           const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
           await authorize(ctx, operation, input);
           const answer = await handler(input, ctx);

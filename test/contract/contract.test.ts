@@ -72,6 +72,9 @@ describe('contract: every operation of the interface', () => {
         }
       });
 
+      // Once an admin exists, auth.createAdmin is CONFLICT before its payload is read (its bounds: setup-first.test.ts).
+      if (operation.name === 'auth.createAdmin') return;
+
       it('rejects an unknown field naming it, and appends nothing', async () => {
         const input = { ...(await validInput(operation, fixtures)), unexpectedField: 'x' };
         const head = await berth.head();
