@@ -3,10 +3,11 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { RunningRole } from '@berth/shared/runtime/role';
 import type { Consumer } from '@berth/shared/ports/bus';
 import { runReactor, type Reactor } from './runtime/reactor.ts';
+import { notifier } from './notifications/notifier.ts';
 
 /** The reactors this process runs; the deployer joins with the deployment queue. */
-export function reactorsOf(_infra: Infrastructure): Reactor[] {
-  return [];
+export function reactorsOf(infra: Infrastructure): Reactor[] {
+  return [notifier(infra)];
 }
 
 export async function start(infra: Infrastructure): Promise<RunningRole> {

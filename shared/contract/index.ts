@@ -10,10 +10,11 @@ import { admin, auth, user } from './accounts.ts';
 import { cluster, container } from './cluster.ts';
 import { events } from './events.ts';
 import { projections } from './projections.ts';
+import { notification } from './notification.ts';
 
 export const contract = {
   project, application, compose, dbalpha, dbbeta, dbgamma, dbdelta, dbepsilon, backup, destination,
-  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events, projections,
+  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events, projections, notification,
 } as const;
 
 export type Contract = typeof contract;

@@ -14,6 +14,8 @@ import { redirectAggregate } from './redirect/redirect.ts';
 import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
+import { deliveryAggregate } from './notification/delivery.ts';
+import { subscriptionAggregate } from './notification/subscription.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -26,6 +28,7 @@ export const aggregates: readonly AnyAggregate[] = [
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
   composeAggregate, ...Object.values(databaseAggregates),
+  subscriptionAggregate, deliveryAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -41,4 +44,5 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: 'delivery', field: 'subscriptionId' },
 ];

@@ -27,6 +27,10 @@ export interface Config {
   readonly metrics: boolean;
   /** `/ready` answers 503 while the read models are more events than this behind the log. */
   readonly readyMaxLag: number;
+  /** Waits between the attempts of a webhook notification; one more attempt than waits. */
+  readonly notifyRetryMs: readonly number[];
+  /** How long a webhook receiver has to answer an attempt. */
+  readonly notifyTimeoutMs: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -73,6 +77,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
     metrics: env.BERTH_METRICS !== 'off',
     readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
+    notifyRetryMs: (env.BERTH_NOTIFY_RETRY_MS || '1000,10000,60000,300000').split(',').map((ms) => Number(ms)).filter((ms) => ms >= 0),
+    notifyTimeoutMs: number(env, 'BERTH_NOTIFY_TIMEOUT_MS', 10_000),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),

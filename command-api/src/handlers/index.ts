@@ -15,12 +15,13 @@ import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
 import { events } from './events.ts';
 import { projections } from './projections.ts';
+import { notification } from './notification.ts';
 
 const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   project, auth, admin, user,
   application, port, redirects, security,
   compose, ...databaseGroups,
-  backup, destination, registry, certificates, events, projections,
+  backup, destination, registry, certificates, events, projections, notification,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */
