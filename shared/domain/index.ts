@@ -4,6 +4,7 @@ import { accountAggregate } from './account/account.ts';
 import { projectAggregate } from './project/project.ts';
 import { sessionAggregate } from './session/session.ts';
 import { reservationAggregate } from './reservation/reservation.ts';
+import { usageAggregate } from './usage/usage.ts';
 import { registryAggregate } from './registry/registry.ts';
 import { backupAggregate } from './backup/backup.ts';
 import { destinationAggregate } from './destination/destination.ts';
@@ -24,7 +25,7 @@ export interface Lookup {
 }
 
 export const aggregates: readonly AnyAggregate[] = [
-  projectAggregate, reservationAggregate, accountAggregate, sessionAggregate,
+  projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
   composeAggregate, ...Object.values(databaseAggregates),

@@ -14,6 +14,8 @@ const engineOfOperation = (operation: string): Engine => {
   return match ? (match[1]!.toLowerCase() as Engine) : 'dbgamma';
 };
 
+const freshPort = () => 20000 + (++counter % 40000);
+
 export class Fixtures {
   private certificate = selfSignedCertificate();
   constructor(private readonly berth: TestBerth) {}
@@ -76,7 +78,7 @@ export class Fixtures {
       case 'registryId': return (await this.berth.ok('registry.create', {
         registryName: unique('registry'), username: 'u', password: 'p', registryUrl: 'registry.example.com', registryType: 'cloud', imagePrefix: null,
       })).registryId;
-      case 'portId': return (await this.berth.ok('port.create', { publishedPort: 8080, targetPort: 80, applicationId: await this.application() })).portId;
+      case 'portId': return (await this.berth.ok('port.create', { publishedPort: freshPort(), targetPort: 80, applicationId: await this.application() })).portId;
       case 'redirectId': return (await this.berth.ok('redirects.create', {
         regex: '^/old', replacement: '/new', permanent: true, applicationId: await this.application(),
       })).redirectId;
@@ -100,9 +102,8 @@ export class Fixtures {
       case 'registryUrl': return 'registry.example.com';
       case 'certificateData': return this.certificate.certificateData;
       case 'privateKey': return this.certificate.privateKey;
-      case 'publishedPort': return 8080;
-      // Host ports are unique across databases: each call takes a fresh one.
-      case 'externalPort': return 20000 + (++counter % 40000);
+      // Host ports are one namespace across every service: each call takes a fresh one.
+      case 'publishedPort': case 'externalPort': return freshPort();
       case 'targetPort': return 80;
       case 'pin': return '123456';
       case 'databaseType': return 'dbgamma';

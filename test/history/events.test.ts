@@ -167,8 +167,8 @@ describe('events: the history for auditors', () => {
       }
       covered.add(aggregate.name);
     }
-    // Reservations and sessions have no read of their own; deliveries are checked with the notifications.
-    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'session', 'delivery'].includes(name));
+    // Reservations, usages and sessions have no read of their own; deliveries are checked with the notifications.
+    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'usage', 'session', 'delivery'].includes(name));
     assert.deepEqual([...covered].sort(), expected.sort());
   });
 

@@ -9,6 +9,7 @@ import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
+import { stopUsing } from './reservations.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
@@ -25,6 +26,7 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
   await removeChildrenOf(applicationId, ctx);
   const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
   if (before) await releaseAppName(ctx, before.appName, applicationId);
+  if (before?.registryId) await stopUsing(ctx, 'registry', before.registryId, applicationId);
   return ctx.view(applicationAggregate, before);
 }
 
