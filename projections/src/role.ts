@@ -5,7 +5,7 @@ import { ProjectionRunner } from './runner.ts';
 
 export async function start({ eventStore, readStore }: Infrastructure): Promise<RunningRole> {
   await prepareReadStore(readStore);
-  const runner = new ProjectionRunner(eventStore, readStore, projections);
+  const runner = new ProjectionRunner(eventStore, readStore, projections, true);
   await runner.start();
   return { name: 'projections', stop: () => runner.stop() };
 }

@@ -15,7 +15,7 @@ const USAGE = `berth: the command line of Berth
   berth logout
   berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
   berth events [list|tail|export] [--aggregate a] [--type t] [--stream s] [--actor-id id] [--from t] [--to t] [--all]
-  berth projections status
+  berth projections status | rebuild [name]          rebuild while Berth serves
   berth deployments logs --deployment-id id --follow
   berth start | api | projections | relay | reactors      run Berth's roles in this process
 
@@ -57,7 +57,10 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'projections' && rest[0] === 'status') {
     return out(render(await call(settings, contract.projections.status, {}), rest.includes('--json')));
   }
-  if (command === 'projections' && rest[0] === 'rebuild') throw new UsageError('berth projections rebuild: not built yet; stop Berth and run pnpm rebuild-projections');
+  if (command === 'projections' && rest[0] === 'rebuild') {
+    const name = rest.slice(1).find((word) => !word.startsWith('--'));
+    return out(render(await call(settings, contract.projections.rebuild, name ? { name } : {}), rest.includes('--json')));
+  }
   if (command === 'start') return runRoles(null);
   if (isRole(command)) return runRoles(command);
   const group = groupOf(command);
