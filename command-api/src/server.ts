@@ -14,6 +14,7 @@ import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
+import { deployWebhook } from './webhook.ts';
 import { observe } from './observability/metrics.ts';
 import { health } from './observability/health.ts';
 import { apiDocument } from './openapi/routes.ts';
@@ -56,6 +57,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
     return reply.status(error.status).send(error.toBody());
   });
 
+  deployWebhook(app, infra);
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';

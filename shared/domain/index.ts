@@ -17,6 +17,7 @@ import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { deliveryAggregate } from './notification/delivery.ts';
 import { subscriptionAggregate } from './notification/subscription.ts';
+import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -28,7 +29,7 @@ export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates),
+  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate,
   subscriptionAggregate, deliveryAggregate,
 ];
 
@@ -46,4 +47,6 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
   { collection: 'delivery', field: 'subscriptionId' },
+  { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
+  { collection: 'deployment', field: 'status' },
 ];

@@ -24,8 +24,11 @@ export class Fixtures {
     return (await this.berth.ok('project.create', { name: unique('project') })).projectId;
   }
 
+  /** An application with a container image as its source, ready to deploy. */
   async application(): Promise<string> {
-    return (await this.berth.ok('application.create', { name: unique('app'), projectId: await this.project() })).applicationId;
+    const { applicationId } = await this.berth.ok('application.create', { name: unique('app'), projectId: await this.project() });
+    await this.berth.ok('application.saveContainerProvider', { applicationId, containerImage: 'shop:1' });
+    return applicationId;
   }
 
   async database(engine: Engine): Promise<string> {
@@ -87,6 +90,7 @@ export class Fixtures {
       })).securityId;
       case 'certificateId': return this.certificateId();
       case 'subscriptionId': return (await this.berth.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['NothingHappened'] })).subscriptionId;
+      case 'deploymentId': return (await this.berth.ok('application.deploy', { applicationId: await this.application() })).deploymentId;
       case 'id': case 'userId': case 'authId': return this.accountId();
       default: return 'unknown-id';
     }

@@ -13,6 +13,7 @@ import { backup } from './backup.ts';
 import { destination } from './destination.ts';
 import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
+import { deployment } from './deployment.ts';
 import { events } from './events.ts';
 import { projections } from './projections.ts';
 import { notification } from './notification.ts';
@@ -21,7 +22,7 @@ const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   project, auth, admin, user,
   application, port, redirects, security,
   compose, ...databaseGroups,
-  backup, destination, registry, certificates, events, projections, notification,
+  backup, destination, registry, certificates, deployment, events, projections, notification,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */
