@@ -17,6 +17,7 @@ import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { deliveryAggregate } from './notification/delivery.ts';
 import { subscriptionAggregate } from './notification/subscription.ts';
+import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
@@ -47,6 +48,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
   { collection: 'delivery', field: 'subscriptionId' },
+  { collection: SERVICE_SUMMARIES, field: 'projectId' },
   { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
   { collection: 'deployment', field: 'status' },
 ];

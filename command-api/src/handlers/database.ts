@@ -18,7 +18,6 @@ import { removeBackupsOf } from './backup.ts';
 import { pending, type GroupHandlers, type Handler } from './kit.ts';
 import { hostPort, moveName, release } from './reservations.ts';
 import { resealed } from './secret-update.ts';
-import type { ServiceKind } from './services.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
 type EngineGroup = typeof contract.dbalpha;
@@ -135,8 +134,3 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
 /** The handler groups, by engine name. */
 export const databaseGroups = Object.fromEntries(ENGINES.map((engine) => [engine, databaseHandlers(engine)])) as
   Record<Engine, GroupHandlers<EngineGroup>>;
-
-/** Each engine as a kind of service a project holds. */
-export const databaseServiceKinds: ServiceKind[] = ENGINES.map((engine) => ({
-  key: engine, aggregate: databaseAggregates[engine], remove: (id: string, ctx: Context) => removeDatabase(engine, id, ctx),
-}));
