@@ -17,6 +17,7 @@ import { StreamedAnswer } from './streamed.ts';
 import { deployWebhook } from './webhook.ts';
 import { observe } from './observability/metrics.ts';
 import { health } from './observability/health.ts';
+import { apiDocument } from './openapi/routes.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -41,6 +42,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
   });
   observe(app, infra);
   health(app, infra);
+  apiDocument(app);
   // Every route schema is one of the contract's TypeBox schemas.
   app.setValidatorCompiler(({ schema }) => compileValidator(schema as TSchema));
   app.setErrorHandler(errorHandler);

@@ -10,6 +10,7 @@ import type { Projection } from './projection.ts';
 export function entityProjection(aggregate: AnyAggregate): Projection {
   return {
     name: `entity:${aggregate.name}`,
+    collections: [aggregate.name],
     keysOf(event) {
       const { aggregate: name, id } = splitStream(event.stream);
       return name === aggregate.name ? [{ collection: name, id }] : [];

@@ -1,17 +1,21 @@
 import type { EventStore } from '@berth/shared/ports/event-store';
 import type { ReadStore } from '@berth/shared/ports/read-store';
-import { prepareReadStore, projections } from './catalogue.ts';
+import { prepareReadStore, projections as everyProjection } from './catalogue.ts';
+import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './runner.ts';
 
-/** Replays the whole log into an empty read store; answers how many events it applied. */
-export async function rebuildInto(events: EventStore, target: ReadStore, pageSize = 5000): Promise<number> {
+/** Replays the log (up to `until`) into an empty read store; answers how many events it applied. */
+export async function rebuildInto(
+  events: EventStore, target: ReadStore, pageSize = 5000,
+  { projections = everyProjection, until = Infinity }: { projections?: readonly Projection[]; until?: number } = {},
+): Promise<number> {
   await target.clear();
   await prepareReadStore(target);
   const runner = new ProjectionRunner(events, target, projections);
   let position = 0;
   let count = 0;
   for (;;) {
-    const page = await events.readAll(position, pageSize);
+    const page = (await events.readAll(position, pageSize)).filter((event) => event.position <= until);
     if (page.length === 0) return count;
     await runner.apply(page);
     position = page[page.length - 1]!.position;

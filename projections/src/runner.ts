@@ -3,6 +3,8 @@ import { upcast } from '@berth/shared/events/catalogue';
 import type { EventStore, Subscription } from '@berth/shared/ports/event-store';
 import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
+import { REBUILD_REQUESTED, type RebuildRequest } from '@berth/shared/domain/rebuild/rebuild';
+import { rebuildBeside } from './live-rebuild.ts';
 
 /** Each document remembers the log position of the last event applied to it. */
 const APPLIED = '_position';
@@ -20,6 +22,8 @@ export class ProjectionRunner {
     private readonly events: EventStore,
     private readonly store: ReadStore,
     private readonly projections: readonly Projection[],
+    /** Whether this runner serves the live models, and so performs the rebuilds the log requests. */
+    private readonly live = false,
   ) {}
 
   async start(): Promise<void> {
@@ -47,6 +51,7 @@ export class ProjectionRunner {
     for (const [name, position] of await this.store.checkpoints()) {
       if (position > (this.checkpoints.get(name) ?? 0)) this.checkpoints.set(name, position);
     }
+    const caughtUp = Math.min(...this.checkpoints.values());
     const events = batch.map(upcast);
     const touched: Array<[Projection, RecordedEvent, readonly DocKey[]]> = [];
     const keys = new Map<string, DocKey>();
@@ -75,6 +80,10 @@ export class ProjectionRunner {
     const position = events[events.length - 1]!.position;
     await this.store.commit(this.names(), position, writes);
     for (const name of this.names()) this.checkpoints.set(name, Math.max(position, this.checkpoints.get(name) ?? 0));
+    // A rebuild requested in this batch runs now, with the live models at `position` and no live write in between.
+    for (const request of events.filter((event) => this.live && event.type === REBUILD_REQUESTED && event.position > caughtUp)) {
+      await rebuildBeside(this.events, this.store, this.projections, request.data as RebuildRequest, position);
+    }
   }
 }
 

@@ -10,10 +10,12 @@ import { admin, auth, user } from './accounts.ts';
 import { cluster, container } from './cluster.ts';
 import { deployment } from './deployment.ts';
 import { events } from './events.ts';
+import { projections } from './projections.ts';
+import { notification } from './notification.ts';
 
 export const contract = {
   project, application, compose, dbalpha, dbbeta, dbgamma, dbdelta, dbepsilon, backup, destination,
-  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, deployment, events,
+  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, deployment, events, projections, notification,
 } as const;
 
 export type Contract = typeof contract;

@@ -15,6 +15,8 @@ import { redirectAggregate } from './redirect/redirect.ts';
 import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
+import { deliveryAggregate } from './notification/delivery.ts';
+import { subscriptionAggregate } from './notification/subscription.ts';
 import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
 
@@ -29,6 +31,7 @@ export const aggregates: readonly AnyAggregate[] = [
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
   composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate,
+  subscriptionAggregate, deliveryAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -44,6 +47,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: 'delivery', field: 'subscriptionId' },
   { collection: SERVICE_SUMMARIES, field: 'projectId' },
   { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
   { collection: 'deployment', field: 'status' },

@@ -22,6 +22,12 @@ export interface ReadStore {
   ensureIndex(collection: string, field: string): Promise<void>;
   /** Writes the documents and moves the named checkpoints to `position`, atomically. */
   commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void>;
+  /**
+   * Replaces every document of `collections` with `docs` and moves the named checkpoints to
+   * `position`, atomically: a reader sees the old documents or the new ones, never a mix (a live
+   * rebuild's switch).
+   */
+  replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void>;
   checkpoint(name: string): Promise<number>;
   /** Every projection's checkpoint. Checkpoints never move back. */
   checkpoints(): Promise<Map<string, number>>;

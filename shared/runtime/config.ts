@@ -45,6 +45,10 @@ export interface Config {
   readonly connectTimeoutSeconds: number;
   /** Time to live of the NATS leases that keep one projections process writing. */
   readonly leaseTtlMs: number;
+  /** Waits between the attempts of a webhook notification; one more attempt than waits. */
+  readonly notifyRetryMs: readonly number[];
+  /** How long a webhook receiver has to answer an attempt. */
+  readonly notifyTimeoutMs: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -106,6 +110,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     mongoUrl: env.BERTH_MONGO_URL || undefined,
     connectTimeoutSeconds: number(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60),
     leaseTtlMs: Math.max(1000, number(env, 'BERTH_LEASE_TTL_MS', 10_000)),
+    notifyRetryMs: (env.BERTH_NOTIFY_RETRY_MS || '1000,10000,60000,300000').split(',').map((ms) => Number(ms)).filter((ms) => ms >= 0),
+    notifyTimeoutMs: number(env, 'BERTH_NOTIFY_TIMEOUT_MS', 10_000),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),

@@ -89,6 +89,7 @@ export class Fixtures {
         applicationId: await this.application(), username: 'guard', password: 'secret',
       })).securityId;
       case 'certificateId': return this.certificateId();
+      case 'subscriptionId': return (await this.berth.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['NothingHappened'] })).subscriptionId;
       case 'deploymentId': return (await this.berth.ok('application.deploy', { applicationId: await this.application() })).deploymentId;
       case 'id': case 'userId': case 'authId': return this.accountId();
       default: return 'unknown-id';
@@ -110,6 +111,9 @@ export class Fixtures {
       case 'publishedPort': case 'externalPort': return freshPort();
       case 'targetPort': return 80;
       case 'pin': return '123456';
+      // A webhook subscription: nothing listens there, and no event of that type happens.
+      case 'url': return 'http://127.0.0.1:9/hook';
+      case 'eventTypes': return ['NothingHappened'];
       case 'databaseType': return 'dbgamma';
       case 'buildType': return 'containerfile';
       case 'databasePassword': case 'databaseRootPassword': return '';

@@ -16,12 +16,14 @@ import { certificates } from './certificates.ts';
 import { cluster, container } from './engine.ts';
 import { deployment } from './deployment.ts';
 import { events } from './events.ts';
+import { projections } from './projections.ts';
+import { notification } from './notification.ts';
 
 const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   project, auth, admin, user,
   application, port, redirects, security,
   compose, ...databaseGroups,
-  backup, destination, registry, certificates, deployment, events,
+  backup, destination, registry, certificates, deployment, events, projections, notification,
   cluster, container,
 };
 

@@ -1,16 +1,14 @@
 // Gauges read at scrape time from the log and the read store: how far each consumer of the log
 // (projections, the relay) is behind, in events and in seconds, and records by status.
 import { Gauge, type Registry } from 'prom-client';
-import { countAfter } from '@berth/shared/ports/event-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-
-/** Positions are not counts: the lag is counted by reading, so only so far. */
-const LAG_COUNTED_UP_TO = 10_000;
+import { consumerLags } from './lag.ts';
 
 /** Read-model collections whose documents carry a `status` worth counting. */
 const BY_STATUS: Record<string, string> = { deployment: 'berth_deployments', backuprun: 'berth_backup_runs' };
 
-export function collectLogMetrics(registry: Registry, { eventStore, readStore, clock }: Infrastructure): void {
+export function collectLogMetrics(registry: Registry, infra: Infrastructure): void {
+  const { eventStore, readStore } = infra;
   new Gauge({
     name: 'berth_log_head_position', help: 'Position of the last event in the log', registers: [registry],
     async collect() { this.set(await eventStore.head()); },
@@ -20,15 +18,12 @@ export function collectLogMetrics(registry: Registry, { eventStore, readStore, c
     labelNames: ['consumer'] as const, registers: [registry],
   });
   new Gauge({
-    name: 'berth_consumer_lag_events', help: `Events in the log that a consumer (projection, relay) has not applied yet, counted up to ${LAG_COUNTED_UP_TO}`,
+    name: 'berth_consumer_lag_events', help: 'Events in the log that a consumer (projection, relay) has not applied yet',
     labelNames: ['consumer'] as const, registers: [registry],
     async collect() {
-      const head = await eventStore.head();
-      const now = clock.now().getTime();
-      for (const [consumer, position] of await readStore.checkpoints()) {
-        this.set({ consumer }, await countAfter(eventStore, position, LAG_COUNTED_UP_TO));
-        const [next] = position < head ? await eventStore.readAll(position, 1) : [];
-        lagSeconds.set({ consumer }, next ? Math.max(0, (now - Date.parse(next.metadata.occurredAt)) / 1000) : 0);
+      for (const { name, lagEvents, lagSeconds: seconds } of await consumerLags(infra)) {
+        this.set({ consumer: name }, lagEvents);
+        lagSeconds.set({ consumer: name }, seconds);
       }
     },
   });

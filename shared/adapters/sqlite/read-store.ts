@@ -60,6 +60,13 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
+  private readonly replace = (collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number) =>
+    this.db.transaction(() => {
+      const remove = this.db.prepare('DELETE FROM docs WHERE collection = ?');
+      for (const collection of collections) remove.run(collection);
+      this.writeBatch(checkpoints, position, docs);
+    })();
+
   private read(collection: string, id: string): Doc | null {
     const key = docKey(collection, id);
     if (this.cache && this.docs.has(key)) return this.docs.get(key)!;
@@ -141,6 +148,20 @@ export class SqliteReadStore implements ReadStore {
         this.remember(docKey(write.collection, write.id), write.doc);
         this.lookups.delete(write.collection);
       }
+    }
+    this.committed.notify();
+  }
+
+  async replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void> {
+    this.replace(collections, docs, checkpoints, position);
+    if (this.cache) {
+      for (const key of [...this.docs.keys()]) if (collections.includes(key.slice(0, key.indexOf('\u0000')))) this.docs.delete(key);
+      for (const write of docs) {
+        this.remember(docKey(write.collection, write.id), write.doc);
+        this.lookups.delete(write.collection);
+      }
+      for (const collection of collections) this.lookups.delete(collection);
+      for (const name of checkpoints) this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
     }
     this.committed.notify();
   }

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { contract } from '@berth/shared/contract/index';
+import { deliveryAggregate } from '@berth/shared/domain/notification/delivery';
+import { subscriptionAggregate } from '@berth/shared/domain/notification/subscription';
+import { badRequest } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
+import { all, change, one, removal, type GroupHandlers } from './kit.ts';
+
+function mustBeWebUrl(url: string): string {
+  let parsed: URL;
+  try { parsed = new URL(url); } catch { throw badRequest('url', 'must be an http or https URL'); }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('url', 'must be an http or https URL');
+  return parsed.href;
+}
+
+export const notification: GroupHandlers<typeof contract.notification> = {
+  create: change(subscriptionAggregate, (input, ctx) => ({
+    type: 'CreateSubscription',
+    data: {
+      subscriptionId: newId(), url: mustBeWebUrl(input.url), eventTypes: [...new Set(input.eventTypes)],
+      secret: ctx.secrets.seal(input.secret ?? randomBytes(24).toString('base64url')), createdAt: ctx.now,
+    },
+  })),
+  one: one(subscriptionAggregate),
+  all: all(subscriptionAggregate),
+  remove: removal(subscriptionAggregate, (input) => ({ type: 'RemoveSubscription', data: input })),
+  deliveries: async ({ subscriptionId }, ctx) => {
+    await ctx.mustLoad(subscriptionAggregate, subscriptionId, 'subscriptionId');
+    return ctx.list(deliveryAggregate, 'subscriptionId', subscriptionId);
+  },
+};

@@ -1,0 +1,79 @@
+// `berth`: every operation of the contract as a command, plus sign-in, the history, the
+// projections, and the roles of a Berth process.
+import { contract } from '../contract/index.ts';
+import { ApiError, call } from './client.ts';
+import { parseArgs, UsageError } from './flags.ts';
+import { runEvents } from './history.ts';
+import { groupOf, runOperation } from './operations.ts';
+import { render } from './output.ts';
+import { isRole, runRoles } from './roles.ts';
+import { loadSettings, saveSettings } from './settings.ts';
+
+const USAGE = `berth: the command line of Berth
+
+  berth login --url http://localhost:3000 --email me@example.com [--password p | BERTH_PASSWORD] [--pin 123456]
+  berth logout
+  berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
+  berth events [list|tail|export] [--aggregate a] [--type t] [--stream s] [--actor-id id] [--from t] [--to t] [--all]
+  berth projections status | rebuild [name]          rebuild while Berth serves
+  berth deployments logs --deployment-id id --follow
+  berth start | api | projections | relay | reactors      run Berth's roles in this process
+
+groups: ${Object.keys(contract).join(', ')}
+The server and token live in ${'$'}BERTH_CONFIG or ~/.config/berth/config.json (mode 0600).`;
+
+const out = (text: string) => console.log(text);
+
+async function login(argv: readonly string[]): Promise<void> {
+  const { flags } = parseArgs(argv);
+  const saved = loadSettings();
+  const url = String(flags.get('url') ?? saved.url).replace(/\/+$/, '');
+  const email = flags.get('email');
+  const password = flags.get('password') ?? process.env.BERTH_PASSWORD;
+  if (typeof email !== 'string' || typeof password !== 'string') throw new UsageError('berth login --email e [--password p | BERTH_PASSWORD=p] [--url u]');
+  const settings = { url, token: null };
+  const answer = (await call(settings, contract.auth.login, { email, password })) as { token?: string; id?: string; is2FAEnabled?: boolean };
+  let token = answer.token;
+  if (!token && answer.is2FAEnabled) {
+    const pin = flags.get('pin');
+    if (typeof pin !== 'string') throw new UsageError('this account has two-factor on: add --pin with the current code');
+    token = ((await call(settings, contract.auth.verifyLogin2FA, { id: answer.id, pin })) as { token: string }).token;
+  }
+  const path = saveSettings({ url, token: token ?? null });
+  out(`signed in to ${url} as ${email}; token saved in ${path}`);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') return out(USAGE);
+  if (command === 'login') return login(rest);
+  const settings = loadSettings();
+  if (command === 'logout') {
+    await call(settings, contract.auth.logout, {});
+    saveSettings({ url: settings.url, token: null });
+    return out('signed out');
+  }
+  if (command === 'events') return runEvents(settings, rest, out);
+  if (command === 'projections' && rest[0] === 'status') {
+    return out(render(await call(settings, contract.projections.status, {}), rest.includes('--json')));
+  }
+  if (command === 'projections' && rest[0] === 'rebuild') {
+    const name = rest.slice(1).find((word) => !word.startsWith('--'));
+    return out(render(await call(settings, contract.projections.rebuild, name ? { name } : {}), rest.includes('--json')));
+  }
+  if (command === 'start') return runRoles(null);
+  if (isRole(command)) return runRoles(command);
+  const group = groupOf(command);
+  if (!group) throw new UsageError(`no command "${command}"\n\n${USAGE}`);
+  return runOperation(settings, group, rest, out);
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) console.error(error.message);
+  else if (error instanceof ApiError) console.error(`${error.status} ${error.body.code ?? ''}: ${error.message}`);
+  else if (error instanceof TypeError && String(error.message).includes('fetch failed')) console.error(`cannot reach Berth at ${loadSettings().url}`);
+  else throw error;
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+}

@@ -1,0 +1,64 @@
+import type { Aggregate } from '../aggregate.ts';
+import { exhaustive } from '../aggregate.ts';
+
+/** One try at posting an event to a subscriber. */
+export interface Attempt {
+  attempt: number;
+  at: string;
+  /** The receiver's HTTP status; null when it never answered. */
+  status: number | null;
+  ok: boolean;
+  /** Why it failed: the status, a timeout, a refused connection. */
+  reason: string | null;
+}
+
+/** One event sent to one subscription: its id is `<subscriptionId>.<eventId>`, so each pair is sent once. */
+export interface Delivery {
+  deliveryId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Attempt[];
+  createdAt: string;
+}
+
+export type DeliveryCommand =
+  | { type: 'RecordAttempt'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt; last: boolean } };
+
+export type DeliveryEvent =
+  | { type: 'DeliveryAttempted'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt } }
+  | { type: 'DeliverySucceeded'; data: { deliveryId: string } }
+  | { type: 'DeliveryFailed'; data: { deliveryId: string; reason: string } };
+
+export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEvent> = {
+  name: 'delivery',
+  idField: 'deliveryId',
+  label: 'Delivery',
+  evolve(state, event) {
+    switch (event.type) {
+      case 'DeliveryAttempted': {
+        const { attempt, ...delivery } = event.data;
+        const base = state ?? { ...delivery, status: 'pending' as const, attempts: [], createdAt: attempt.at };
+        return { ...base, attempts: [...base.attempts, attempt] };
+      }
+      case 'DeliverySucceeded': return state && { ...state, status: 'delivered' };
+      case 'DeliveryFailed': return state && { ...state, status: 'failed' };
+      default: return exhaustive(event);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'RecordAttempt': {
+        // A delivery that has ended takes no more attempts (a redelivered event changes nothing).
+        if (state && state.status !== 'pending') return [];
+        const { last, ...data } = command.data;
+        const attempted = { type: 'DeliveryAttempted' as const, data };
+        if (data.attempt.ok) return [attempted, { type: 'DeliverySucceeded', data: { deliveryId: data.deliveryId } }];
+        if (last) return [attempted, { type: 'DeliveryFailed', data: { deliveryId: data.deliveryId, reason: data.attempt.reason ?? 'failed' } }];
+        return [attempted];
+      }
+      default: return exhaustive(command.type);
+    }
+  },
+};
