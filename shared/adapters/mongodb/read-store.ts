@@ -100,16 +100,36 @@ export class MongoReadStore implements ReadStore {
   async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
     await this.io(async () => {
       for (const collection of new Set(writes.map((write) => write.collection))) await this.register(collection);
-      const write = (session?: ClientSession) => writeGuarded(this.db, (name) => this.collection(name), checkpoints, position, writes, session);
-      if (!this.transactions) return write();
-      const session = this.client.startSession();
-      try {
-        await session.withTransaction(() => write(session));
-      } finally {
-        await session.endSession();
-      }
+      await this.atomically((session) => this.writeGuarded(checkpoints, position, writes, session));
     });
     this.committed.notify();
+  }
+
+  /** A live rebuild's switch: the collections emptied, then written as the rebuild left them. */
+  async replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void> {
+    await this.io(async () => {
+      for (const collection of new Set([...collections, ...docs.map((write) => write.collection)])) await this.register(collection);
+      await this.atomically(async (session) => {
+        for (const collection of collections) await this.collection(collection).deleteMany({}, { session });
+        await this.writeGuarded(checkpoints, position, docs, session);
+      });
+    });
+    this.committed.notify();
+  }
+
+  private writeGuarded(checkpoints: readonly string[], position: number, writes: readonly DocWrite[], session?: ClientSession) {
+    return writeGuarded(this.db, (name) => this.collection(name), checkpoints, position, writes, session);
+  }
+
+  /** In one transaction where the server offers them; else in order, each write guarded. */
+  private async atomically(work: (session?: ClientSession) => Promise<void>): Promise<void> {
+    if (!this.transactions) return work();
+    const session = this.client.startSession();
+    try {
+      await session.withTransaction(() => work(session));
+    } finally {
+      await session.endSession();
+    }
   }
 
   async checkpoint(name: string): Promise<number> {
