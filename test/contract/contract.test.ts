@@ -12,7 +12,7 @@ import { breaches, fieldsOf } from './schema-walk.ts';
 /** Operations whose capability comes with a later issue: they answer 501 and change nothing. */
 const PENDING = new Set([
   ...['reload', 'stop', 'start', 'redeploy', 'deploy', 'cleanQueues', 'readProxyConfig', 'readAppMonitoring'].map((p) => `application.${p}`),
-  ...['cleanQueues', 'deploy', 'redeploy', 'stop', 'deployTemplate', 'templates'].map((p) => `compose.${p}`),
+  ...['cleanQueues', 'deploy', 'redeploy', 'stop'].map((p) => `compose.${p}`),
   ...['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'].flatMap((e) => ['start', 'stop', 'deploy', 'reload'].map((p) => `${e}.${p}`)),
   ...['Dbgamma', 'Dbbeta', 'Dbalpha', 'Dbdelta'].map((e) => `backup.manualBackup${e}`),
   'registry.testRegistry', 'registry.enableSelfHostedRegistry',

@@ -84,7 +84,8 @@ export class Fixtures {
         applicationId: await this.application(), username: 'guard', password: 'secret',
       })).securityId;
       case 'certificateId': return this.certificateId();
-      case 'id': case 'userId': case 'authId': return this.accountId();
+      case 'id': return operation === 'compose.deployTemplate' ? 'whoami' : this.accountId();
+      case 'userId': case 'authId': return this.accountId();
       default: return 'unknown-id';
     }
   }
