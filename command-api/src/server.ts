@@ -11,6 +11,7 @@ import { Context } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { compileValidator } from './validation.ts';
+import { StreamedAnswer } from './streamed.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -65,6 +66,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
+          if (answer instanceof StreamedAnswer) return answer.send(request, reply);
           // Every answer is JSON, a bare string too (Fastify would send that as text/plain).
           return typeof answer === 'string'
             ? reply.type('application/json; charset=utf-8').send(JSON.stringify(answer))

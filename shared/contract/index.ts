@@ -8,10 +8,11 @@ import { backup, destination } from './storage.ts';
 import { certificates, port, redirects, registry, security } from './routing.ts';
 import { admin, auth, user } from './accounts.ts';
 import { cluster, container } from './cluster.ts';
+import { events } from './events.ts';
 
 export const contract = {
   project, application, compose, dbalpha, dbbeta, dbgamma, dbdelta, dbepsilon, backup, destination,
-  registry, redirects, port, security, certificates, auth, admin, container, cluster, user,
+  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,4 +1,5 @@
 import type { NewEvent, RecordedEvent } from '../events/event.ts';
+import type { EventFilter } from '../events/filter.ts';
 
 /** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's last revision. */
 export type ExpectedRevision = 'no_stream' | 'any' | number;
@@ -32,6 +33,11 @@ export interface EventStore {
   readStream(stream: string): Promise<StreamRead>;
   /** Events strictly after `position`, oldest first. Position 0 reads from the start. */
   readAll(after: number, limit: number): Promise<readonly RecordedEvent[]>;
+  /**
+   * Up to `limit` events matching `filter`, strictly after `after`, oldest first (the auditors'
+   * history). An adapter without a query of its own may use `readFilteredByScan`.
+   */
+  readFiltered(filter: EventFilter, after: number, limit: number): Promise<readonly RecordedEvent[]>;
   /** Position of the last event in the log, 0 when empty. */
   head(): Promise<number>;
   /** Catch up from strictly after `after`, then follow live; batches are delivered in order, one at a time. */

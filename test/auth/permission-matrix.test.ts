@@ -14,7 +14,7 @@ import { ALL_FLAGS, invitedUser, setPermissions, type TestUser } from '../suppor
 const TOKEN_ISSUING = new Set(['auth.createAdmin', 'auth.login', 'auth.verifyLogin2FA', 'auth.createUser']);
 /** behaviour.md: admin only. */
 const ADMIN_ONLY = (name: string) =>
-  /^(destination|certificates|cluster|admin)\./.test(name)
+  /^(destination|certificates|cluster|admin|events)\./.test(name)
   || ['registry.create', 'registry.remove', 'registry.update', 'registry.enableSelfHostedRegistry',
     'user.all', 'auth.one', 'auth.updateByAdmin'].includes(name);
 /** Any signed-in account, whatever its permissions. */

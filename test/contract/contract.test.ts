@@ -29,6 +29,8 @@ const EXPECTED_STATUS: Record<string, number> = {
   'auth.verify2FASetup': 400,
   // Nothing listens at the fixture's endpoint: a real attempt, refused with the reason.
   'destination.testConnection': 400,
+  // The sample stream name names no stream.
+  'events.stream': 404,
 };
 
 describe('contract: every operation of the interface', () => {

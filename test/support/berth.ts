@@ -71,7 +71,9 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
       ? await app.inject({ method: 'GET', url, query: input as Record<string, string>, headers })
       : await app.inject({ method: 'POST', url, payload: input, headers });
     const text = response.body;
-    return { status: response.statusCode, body: text ? JSON.parse(text) : null, headers: response.headers };
+    // NDJSON and event streams stay text.
+    const json = String(response.headers['content-type'] ?? 'application/json').startsWith('application/json');
+    return { status: response.statusCode, body: text ? (json ? JSON.parse(text) : text) : null, headers: response.headers };
   };
 
   let token = '';

@@ -27,7 +27,7 @@ const SERVICE_GROUPS: Record<string, string> = {
 /** The id field of the records a service group creates (`application` → `applicationId`). */
 export const serviceIdFieldOf = (group: string): string | undefined => SERVICE_GROUPS[group];
 
-const ADMIN_GROUPS = new Set(['destination', 'certificates', 'cluster', 'admin']);
+const ADMIN_GROUPS = new Set(['destination', 'certificates', 'cluster', 'admin', 'events']);
 
 const EXCEPTIONS: Record<string, Rule> = {
   'auth.createAdmin': { kind: 'token-issuing' },

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { NewEvent, RecordedEvent } from '../../events/event.ts';
+import type { EventFilter } from '../../events/filter.ts';
 import {
   WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
 } from '../../ports/event-store.ts';
@@ -34,6 +35,17 @@ const toEvent = (row: Row): RecordedEvent => ({
   position: row.position,
 });
 
+const FILTER_FIELDS = ['stream', 'aggregate', 'type', 'actorId', 'from', 'to'] as const;
+const CONDITIONS: Record<(typeof FILTER_FIELDS)[number], string> = {
+  stream: 'stream = @stream',
+  aggregate: 'stream >= @low AND stream < @high',
+  type: 'type = @type',
+  actorId: "json_extract(metadata, '$.actorId') = @actorId",
+  // occurredAt is ISO-8601 UTC with milliseconds, so text order is time order.
+  from: "json_extract(metadata, '$.occurredAt') >= @from",
+  to: "json_extract(metadata, '$.occurredAt') < @to",
+};
+
 const matches = (expected: ExpectedRevision, current: number) =>
   expected === 'any' || (expected === 'no_stream' ? current === -1 : expected === current);
 
@@ -47,6 +59,8 @@ export class SqliteEventStore implements EventStore {
   private readonly appended = new Signal();
   private pending: PendingAppend[] = [];
   private readonly statements;
+  /** Filtered reads, one prepared statement per combination of filter fields. */
+  private readonly filtered = new Map<string, Database.Statement<Record<string, unknown>, Row>>();
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly flushBatch: (batch: PendingAppend[]) => Array<AppendResult | Error>;
 
@@ -64,7 +78,9 @@ export class SqliteEventStore implements EventStore {
         data TEXT NOT NULL,
         metadata TEXT NOT NULL,
         UNIQUE (stream, revision)
-      )`);
+      );
+      CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
+      CREATE INDEX IF NOT EXISTS events_by_actor ON events (json_extract(metadata, '$.actorId'), position);`);
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(
         'SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
@@ -130,6 +146,21 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(after: number, limit: number): Promise<readonly RecordedEvent[]> {
     return this.statements.after.all(after, limit).map(toEvent);
+  }
+
+  async readFiltered(filter: EventFilter, after: number, limit: number): Promise<readonly RecordedEvent[]> {
+    const used = FILTER_FIELDS.filter((field) => filter[field] !== undefined);
+    const key = used.join(',');
+    let statement = this.filtered.get(key);
+    if (!statement) {
+      const where = ['position > @after', ...used.map((field) => CONDITIONS[field])].join(' AND ');
+      statement = this.db.prepare<Record<string, unknown>, Row>(`SELECT * FROM events WHERE ${where} ORDER BY position LIMIT @limit`);
+      this.filtered.set(key, statement);
+    }
+    const { aggregate, ...rest } = filter;
+    // '.' follows '-': the streams of one aggregate type are the range [`x-`, `x.`), which the index serves.
+    const range = aggregate === undefined ? {} : { low: `${aggregate}-`, high: `${aggregate}.` };
+    return statement.all({ ...rest, ...range, after, limit }).map(toEvent);
   }
 
   async head(): Promise<number> {

@@ -1,0 +1,95 @@
+// The shapes the history answers in: a page with a cursor, NDJSON for exports, server-sent events
+// for followers (and a long poll for clients that do not ask for an event stream).
+import { Readable, PassThrough } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RecordedEvent } from '@berth/shared/events/event';
+import type { EventStore } from '@berth/shared/ports/event-store';
+import { StreamedAnswer } from '../streamed.ts';
+import { followSelection, readSelection } from './follow.ts';
+import { cursorOf, type Selection } from './selection.ts';
+
+export interface Page {
+  readonly events: readonly RecordedEvent[];
+  /** Continues the same selection after this page; null when the page reached the end of the log. */
+  readonly nextCursor: string | null;
+}
+
+export async function pageOf(store: EventStore, { filter, after, limit }: Selection): Promise<Page> {
+  const events = await store.readFiltered(filter, after, limit);
+  const full = events.length === limit;
+  return { events, nextCursor: full ? cursorOf(filter, events[events.length - 1]!.position) : null };
+}
+
+async function* lines(events: AsyncIterable<RecordedEvent>): AsyncGenerator<string> {
+  for await (const event of events) yield `${JSON.stringify(event)}\n`;
+}
+
+/** Every event of the selection, one JSON document a line. */
+export class NdjsonExport extends StreamedAnswer {
+  constructor(private readonly store: EventStore, private readonly selection: Selection) {
+    super();
+  }
+
+  send(_request: FastifyRequest, reply: FastifyReply) {
+    const { filter, after } = this.selection;
+    return reply.type('application/x-ndjson; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="berth-events.ndjson"')
+      .send(Readable.from(lines(readSelection(this.store, filter, after))));
+  }
+}
+
+const HEARTBEAT_MS = 15_000;
+/** How long a follower that does not take an event stream waits for the first new event. */
+const LONG_POLL_MS = 20_000;
+const LAST_EVENT_ID = /^[0-9]{1,15}$/;
+
+const frame = (event: RecordedEvent) => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+export class Following extends StreamedAnswer {
+  constructor(private readonly store: EventStore, private readonly selection: Selection) {
+    super();
+  }
+
+  async send(request: FastifyRequest, reply: FastifyReply) {
+    const lastEventId = request.headers['last-event-id'];
+    // A reconnecting EventSource says where it stopped.
+    const after = typeof lastEventId === 'string' && LAST_EVENT_ID.test(lastEventId) ? Number(lastEventId) : this.selection.after;
+    if (!String(request.headers.accept ?? '').includes('text/event-stream')) return reply.send(await this.longPoll(after));
+    const stop = new AbortController();
+    const out = new PassThrough();
+    // A first comment sends the headers now: clients see the stream open before any event.
+    out.write(': following\n\n');
+    const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const end = () => { clearInterval(heartbeat); stop.abort(); };
+    out.once('close', end);
+    // The response closes when the follower goes away (the request's own 'close' fires once its body is read).
+    reply.raw.once('close', end);
+    void (async () => {
+      try {
+        for await (const event of followSelection(this.store, this.selection.filter, after, stop.signal)) out.write(frame(event));
+      } catch (error) {
+        request.log.warn({ error }, 'events.follow stopped');
+      } finally {
+        end();
+        out.end();
+      }
+    })();
+    return reply.type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(out);
+  }
+
+  /** The events after `after`, waiting a bounded time for the first one when there are none yet. */
+  private async longPoll(after: number): Promise<Page> {
+    const selection = { ...this.selection, after };
+    const page = await pageOf(this.store, selection);
+    if (page.events.length > 0) return page;
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), LONG_POLL_MS);
+    try {
+      for await (const _event of followSelection(this.store, selection.filter, after, stop.signal)) break;
+    } finally {
+      clearTimeout(timer);
+      stop.abort();
+    }
+    return pageOf(this.store, selection);
+  }
+}

@@ -1,0 +1,39 @@
+// The event history, for auditors (beyond the spec; admin only). Queries carry numbers as
+// decimal text: they arrive in the query string.
+import { FormatRegistry, Type } from '@sinclair/typebox';
+import { group, get } from './operation.ts';
+import { Closed, MinStr, Opt } from './schema.ts';
+
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT/.test(value));
+
+/** The most events one page answers. */
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+
+const Count = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
+const Instant = (description: string) => Type.String({ format: 'date-time', description });
+
+const filter = {
+  stream: Opt(Type.String({ minLength: 1, description: 'one stream, `<aggregate>-<id>`' })),
+  aggregate: Opt(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9_]+$', description: 'an aggregate type (`application`, `project`, ...)' })),
+  type: Opt(Type.String({ minLength: 1, description: 'an event type (`ApplicationCreated`)' })),
+  actorId: Opt(Type.String({ minLength: 1, description: 'the account that acted' })),
+  from: Opt(Instant('occurred at or after this instant')),
+  to: Opt(Instant('occurred before this instant')),
+  after: Opt(Count('only events after this log position')),
+};
+
+export const events = group('events', {
+  /** A page of the whole log, oldest first; `nextCursor` continues the same selection. */
+  all: get(Closed({
+    ...filter,
+    cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection' })),
+    limit: Opt(Count(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)),
+  })),
+  /** One aggregate's whole history, with each event's revision in its stream. */
+  stream: get(Closed({ stream: MinStr() })),
+  /** Server-sent events of the selection, from a position, live. */
+  follow: get(Closed(filter)),
+  /** The whole selection as NDJSON, one event a line. */
+  export: get(Closed(filter)),
+});
