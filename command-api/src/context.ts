@@ -1,11 +1,7 @@
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
-import { fold } from '@berth/shared/domain/aggregate';
-import type { DomainEvent, NewEvent } from '@berth/shared/events/event';
-import { streamName } from '@berth/shared/events/event';
-import { schemaVersionOf } from '@berth/shared/events/catalogue';
-import { conflict, notFound } from '@berth/shared/errors';
-import { newId } from '@berth/shared/ids';
-import { WrongExpectedVersionError } from '@berth/shared/ports/event-store';
+import type { DomainEvent } from '@berth/shared/events/event';
+import { notFound } from '@berth/shared/errors';
+import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { stateCacheOf } from './state-cache.ts';
@@ -32,8 +28,6 @@ export interface Outcome<S> {
 
 export type StateOf<A> = A extends { evolve: (state: infer S | null, event: never) => unknown } ? S : never;
 export type CommandOf<A> = A extends { decide: (command: infer C, state: never) => unknown } ? C : never;
-
-const MAX_ATTEMPTS = 5;
 
 /** One request's view of Berth: who acts, when, and the ports to decide and read with. */
 export class Context {
@@ -68,14 +62,13 @@ export class Context {
     return stateCacheOf(this.infra.eventStore);
   }
 
+  private get cause() {
+    return { actorId: this.actor?.id ?? null, correlationId: this.correlationId, causationId: null, occurredAt: this.now };
+  }
+
   async load<A extends AnyAggregate>(aggregate: A, id: string): Promise<{ state: StateOf<A> | null; revision: number }> {
-    const stream = streamName(aggregate.name, id);
-    const cached = this.states.get(stream);
-    if (cached) return { state: cached.state as StateOf<A> | null, revision: cached.revision };
-    const { events, revision } = await this.infra.eventStore.readStream(stream);
-    const state = fold(aggregate, events) as StateOf<A> | null;
-    this.states.set(stream, { state, revision });
-    return { state, revision };
+    const { state, revision } = await load(this.infra.eventStore, aggregate, id, this.states);
+    return { state: state as StateOf<A> | null, revision };
   }
 
   /** The current state of a referenced aggregate, or NOT_FOUND naming the field that referred to it. */
@@ -87,40 +80,9 @@ export class Context {
 
   /** Decides `command` against the stream's history and appends the outcome, retrying on a race. */
   async execute<A extends AnyAggregate>(aggregate: A, id: string, command: CommandOf<A>): Promise<Outcome<StateOf<A>>> {
-    const stream = streamName(aggregate.name, id);
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const { state, revision } = await this.load(aggregate, id);
-      const decided = aggregate.decide(command as DomainEvent, state);
-      if (decided.length === 0) return { before: state, after: state };
-      try {
-        const result = await this.infra.eventStore.append(stream, decided.map((event) => this.envelope(event)),
-          revision === -1 ? 'no_stream' : revision);
-        this.position = Math.max(this.position, result.position);
-        const after = fold(aggregate, decided, state) as StateOf<A> | null;
-        this.states.set(stream, { state: after, revision: result.revision });
-        return { before: state, after };
-      } catch (error) {
-        // Whatever happened, what this process knew of the stream may be behind: read it again.
-        this.states.forget(stream);
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
-      }
-    }
-    throw conflict(`${aggregate.label} ${id} is being changed by other requests; try again`);
-  }
-
-  private envelope(event: DomainEvent): NewEvent {
-    return {
-      id: newId(),
-      type: event.type,
-      data: event.data,
-      metadata: {
-        actorId: this.actor?.id ?? null,
-        correlationId: this.correlationId,
-        causationId: null,
-        occurredAt: this.now,
-        schemaVersion: schemaVersionOf(event.type),
-      },
-    };
+    const outcome = await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states);
+    this.position = Math.max(this.position, outcome.position);
+    return outcome;
   }
 
   /** A record as answers show it: hidden fields left out, sealed secrets opened. */

@@ -10,6 +10,7 @@ import { authorize, grantCreated } from './auth/authorize.ts';
 import { Context } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
+import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
 
@@ -46,6 +47,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
+    const serialize = (answer: unknown) => serializerOf(operation.output)(answer);
     for (const url of pathsOf(operation)) {
       app.route({
         method: operation.method,
@@ -67,10 +69,8 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
           if (answer instanceof StreamedAnswer) return answer.send(request, reply);
-          // Every answer is JSON, a bare string too (Fastify would send that as text/plain).
-          return typeof answer === 'string'
-            ? reply.type('application/json; charset=utf-8').send(JSON.stringify(answer))
-            : reply.send(answer ?? null);
+          // Every answer is JSON written with the declared schema, a bare string too.
+          return reply.type('application/json; charset=utf-8').send(serialize(answer ?? null));
         },
       });
       app.route({

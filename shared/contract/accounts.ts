@@ -1,6 +1,7 @@
 // Accounts, their tokens and two-factor, administration, and the user listing.
 import { Type } from '@sinclair/typebox';
 import { group, get, none, post } from './operation.ts';
+import { AccountRecord, PermissionsRecord } from './records.ts';
 import { Bool, Closed, Email, MinStr, Nullable, OneOf, Opt, OptNull, ROLES, Str } from './schema.ts';
 
 const profileFields = {
@@ -8,45 +9,51 @@ const profileFields = {
   is2FAEnabled: Opt(Bool()), createdAt: Opt(Str()),
 };
 
+const TokenAnswer = Closed({ token: Str() });
+/** A token, or, when two-factor is on, the account to verify a pin for. */
+const LoginAnswer = Closed({ token: Opt(Str()), is2FAEnabled: Opt(Bool()), id: Opt(Str()) });
+/** A forge repository (the forge helper may refine it). */
+const Repository = Closed({ name: Str(), owner: Str(), url: Opt(Str()) });
+
 export const auth = group('auth', {
-  createAdmin: post(Closed({ email: Email(), password: MinStr(8) })),
-  createUser: post(Closed({ password: MinStr(8), id: Str(), token: MinStr() })),
-  login: post(Closed({ email: Email(), password: MinStr(8) })),
-  get: get(none),
-  logout: post(none),
+  createAdmin: post(Closed({ email: Email(), password: MinStr(8) }), AccountRecord),
+  createUser: post(Closed({ password: MinStr(8), id: Str(), token: MinStr() }), AccountRecord),
+  login: post(Closed({ email: Email(), password: MinStr(8) }), LoginAnswer),
+  get: get(none, AccountRecord),
+  logout: post(none, Bool()),
   update: post(Closed({
     email: Nullable(Email()), password: Nullable(Str()), id: Opt(Str()), ...profileFields,
-  })),
-  generateToken: post(none),
-  one: get(Closed({ id: Str() })),
-  updateByAdmin: post(Closed({ id: MinStr(), email: Nullable(Email()), password: Nullable(Str()), ...profileFields })),
-  generate2FASecret: get(none),
-  verify2FASetup: post(Closed({ pin: MinStr(6), secret: MinStr() })),
-  verifyLogin2FA: post(Closed({ pin: MinStr(6), id: Str() })),
-  disable2FA: post(none),
-  verifyToken: post(none),
+  }), AccountRecord),
+  generateToken: post(none, TokenAnswer),
+  one: get(Closed({ id: Str() }), AccountRecord),
+  updateByAdmin: post(Closed({ id: MinStr(), email: Nullable(Email()), password: Nullable(Str()), ...profileFields }), AccountRecord),
+  generate2FASecret: get(none, Closed({ secret: Str(), uri: Str(), qrCodeUrl: Str() })),
+  verify2FASetup: post(Closed({ pin: MinStr(6), secret: MinStr() }), AccountRecord),
+  verifyLogin2FA: post(Closed({ pin: MinStr(6), id: Str() }), TokenAnswer),
+  disable2FA: post(none, AccountRecord),
+  verifyToken: post(none, Bool()),
 });
 
 const Flag = () => Bool();
 export const admin = group('admin', {
-  one: get(none),
-  createUserInvitation: post(Closed({ email: Email() })),
-  removeUser: post(Closed({ authId: MinStr() })),
-  getUserByToken: get(Closed({ token: MinStr() })),
+  one: get(none, AccountRecord),
+  createUserInvitation: post(Closed({ email: Email() }), Closed({ id: Str(), token: Str(), expiresAt: Str() })),
+  removeUser: post(Closed({ authId: MinStr() }), AccountRecord),
+  getUserByToken: get(Closed({ token: MinStr() }), Closed({ id: Str(), email: Str(), expiresAt: Nullable(Str()), isExpired: Bool() })),
   assignPermissions: post(Closed({
     userId: MinStr(),
     canCreateProjects: Flag(), canCreateServices: Flag(), canDeleteProjects: Flag(), canDeleteServices: Flag(),
     canAccessToProxyFiles: Flag(), canAccessToContainer: Flag(), canAccessToAPI: Flag(),
     accesedProjects: Type.Array(Str()), accesedServices: Type.Array(Str()),
-  })),
-  cleanForgeApp: post(none),
-  getRepositories: get(none),
-  getBranches: get(Closed({ repo: MinStr(), owner: MinStr() })),
-  haveForgeConfigured: get(none),
+  }), PermissionsRecord),
+  cleanForgeApp: post(none, Bool()),
+  getRepositories: get(none, Type.Array(Repository)),
+  getBranches: get(Closed({ repo: MinStr(), owner: MinStr() }), Type.Array(Closed({ name: Str() }))),
+  haveForgeConfigured: get(none, Bool()),
 });
 
 export const user = group('user', {
-  all: get(none),
-  byAuthId: get(Closed({ authId: MinStr() })),
-  byUserId: get(Closed({ userId: MinStr() })),
+  all: get(none, Type.Array(AccountRecord)),
+  byAuthId: get(Closed({ authId: MinStr() }), AccountRecord),
+  byUserId: get(Closed({ userId: MinStr() }), AccountRecord),
 });

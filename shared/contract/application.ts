@@ -1,69 +1,52 @@
 import { Type } from '@sinclair/typebox';
+import { orchestratorFields } from './orchestrator.ts';
 import { group, get, post } from './operation.ts';
+import { ApplicationRecord, DeploymentRecord, PortRecord, RedirectRecord, SecurityRecord } from './records.ts';
 import {
   APP_SOURCE_TYPES, BUILD_TYPES, Bool, Closed, MinStr, Nullable, Num, OneOf, Opt, OptNull, Status, Str,
 } from './schema.ts';
 
-const OptNum = () => Opt(Num());
-const UpdateConfig = Closed({
-  Parallelism: OptNum(), Delay: OptNum(), Monitor: OptNum(), MaxFailureRatio: OptNum(),
-  FailureAction: Opt(Str()), Order: Opt(Str()),
-});
-/** The orchestrator settings of an application, shaped as the orchestrator's own API. */
-export const orchestratorFields = {
-  healthCheckOrch: OptNull(Closed({
-    Test: Opt(Type.Array(Str())), Interval: OptNum(), Timeout: OptNum(), StartPeriod: OptNum(), Retries: OptNum(),
-  })),
-  restartPolicyOrch: OptNull(Closed({ Condition: Opt(Str()), Delay: OptNum(), MaxAttempts: OptNum(), Window: OptNum() })),
-  placementOrch: OptNull(Closed({
-    Constraints: Opt(Type.Array(Str())),
-    Preferences: Opt(Type.Array(Closed({ Spread: Closed({ SpreadDescriptor: Str() }) }))),
-    MaxReplicas: OptNum(),
-    Platforms: Opt(Type.Array(Closed({ Architecture: Str(), OS: Str() }))),
-  })),
-  updateConfigOrch: OptNull(UpdateConfig),
-  rollbackConfigOrch: OptNull(UpdateConfig),
-  modeOrch: OptNull(Closed({
-    Replicated: Opt(Closed({ Replicas: OptNum() })),
-    Global: Opt(Closed({})),
-    ReplicatedJob: Opt(Closed({ MaxConcurrent: OptNum(), TotalCompletions: OptNum() })),
-    GlobalJob: Opt(Closed({})),
-  })),
-  labelsOrch: OptNull(Type.Record(Str(), Str())),
-  networkOrch: OptNull(Type.Array(Closed({
-    Target: Str(), Aliases: Opt(Type.Array(Str())), DriverOpts: Opt(Type.Record(Str(), Str())),
-  }))),
-};
-
 const id = { applicationId: Str() };
+/**
+ * An application with its children. `deployments` are the Deployment aggregate's records
+ * (deploy-control), newest first.
+ */
+export const ApplicationWithChildren = Closed({
+  ...ApplicationRecord.properties,
+  ports: Type.Array(PortRecord), redirects: Type.Array(RedirectRecord), security: Type.Array(SecurityRecord),
+  deployments: Type.Array(DeploymentRecord),
+});
+/** What `readAppMonitoring` answers: the runtime's samples, by measure. Its owner may refine it. */
+const Monitoring = Type.Record(Str(), Type.Array(Closed({ value: Num(), time: Str() })));
+
 const resources = {
   memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()),
   cpuReservation: OptNull(Num()), cpuLimit: OptNull(Num()),
 };
 
 export const application = group('application', {
-  create: post(Closed({ name: MinStr(), appName: Opt(Str()), description: OptNull(Str()), projectId: Str() })),
-  one: get(Closed(id)),
-  reload: post(Closed({ appName: Str(), ...id })),
-  delete: post(Closed(id)),
-  stop: post(Closed(id)),
-  start: post(Closed(id)),
-  redeploy: post(Closed(id)),
-  deploy: post(Closed(id)),
-  saveEnvironment: post(Closed({ ...id, env: OptNull(Str()) })),
-  saveBuildType: post(Closed({ ...id, buildType: OneOf(BUILD_TYPES), containerfile: OptNull(Str()) })),
+  create: post(Closed({ name: MinStr(), appName: Opt(Str()), description: OptNull(Str()), projectId: Str() }), ApplicationRecord),
+  one: get(Closed(id), ApplicationWithChildren),
+  reload: post(Closed({ appName: Str(), ...id }), ApplicationRecord),
+  delete: post(Closed(id), ApplicationRecord),
+  stop: post(Closed(id), ApplicationRecord),
+  start: post(Closed(id), ApplicationRecord),
+  redeploy: post(Closed(id), DeploymentRecord),
+  deploy: post(Closed(id), DeploymentRecord),
+  saveEnvironment: post(Closed({ ...id, env: OptNull(Str()) }), ApplicationRecord),
+  saveBuildType: post(Closed({ ...id, buildType: OneOf(BUILD_TYPES), containerfile: OptNull(Str()) }), ApplicationRecord),
   saveForgeProvider: post(Closed({
     ...id, repository: OptNull(Str()), branch: OptNull(Str()), owner: Nullable(Str()), buildPath: OptNull(Str()),
-  })),
+  }), ApplicationRecord),
   saveContainerProvider: post(Closed({
     ...id, containerImage: OptNull(Str()), username: OptNull(Str()), password: OptNull(Str()),
-  })),
+  }), ApplicationRecord),
   saveGitProdiver: post(Closed({
     ...id, customGitBranch: OptNull(Str()), customGitBuildPath: OptNull(Str()), customGitUrl: OptNull(Str()),
-  })),
-  generateSSHKey: post(Closed(id)),
-  removeSSHKey: post(Closed(id)),
-  markRunning: post(Closed(id)),
+  }), ApplicationRecord),
+  generateSSHKey: post(Closed(id), ApplicationRecord),
+  removeSSHKey: post(Closed(id), ApplicationRecord),
+  markRunning: post(Closed(id), ApplicationRecord),
   update: post(Closed({
     applicationId: MinStr(),
     name: Opt(MinStr()), appName: Opt(MinStr()), description: OptNull(Str()), env: OptNull(Str()),
@@ -78,10 +61,10 @@ export const application = group('application', {
     ...orchestratorFields,
     replicas: Opt(Type.Integer({ minimum: 0 })), applicationStatus: Opt(Status()),
     buildType: Opt(OneOf(BUILD_TYPES)), createdAt: Opt(Str()), registryId: OptNull(Str()), projectId: Opt(Str()),
-  })),
-  refreshToken: post(Closed(id)),
-  cleanQueues: post(Closed(id)),
-  readProxyConfig: get(Closed(id)),
-  updateProxyConfig: post(Closed({ ...id, proxyConfig: Str() })),
-  readAppMonitoring: get(Closed({ appName: Str() })),
+  }), ApplicationRecord),
+  refreshToken: post(Closed(id), ApplicationRecord),
+  cleanQueues: post(Closed(id), ApplicationRecord),
+  readProxyConfig: get(Closed(id), Nullable(Str())),
+  updateProxyConfig: post(Closed({ ...id, proxyConfig: Str() }), ApplicationRecord),
+  readAppMonitoring: get(Closed({ appName: Str() }), Monitoring),
 });

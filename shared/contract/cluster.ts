@@ -1,17 +1,24 @@
 // Live views of the container runtime and the orchestrator's nodes.
 import { group, get, none, post } from './operation.ts';
-import { Closed, MinStr, Str } from './schema.ts';
+import { Type } from '@sinclair/typebox';
+import { Bool, Closed, MinStr, Str } from './schema.ts';
+
+// The owner of these operations (deploy-engine) may refine the answers' shapes.
+const ContainerSummary = Closed({ containerId: Str(), name: Str(), image: Str(), state: Str(), status: Str() });
+/** The engine's own document (an inspected container, a node), answered as the engine gives it. */
+const EngineDocument = Type.Object({}, { additionalProperties: true });
+const JoinCommand = Closed({ command: Str(), version: Str() });
 
 export const container = group('container', {
-  getContainers: get(none),
-  getConfig: get(Closed({ containerId: MinStr() })),
-  getContainersByAppNameMatch: get(Closed({ appName: MinStr() })),
-  getContainersByAppLabel: get(Closed({ appName: MinStr() })),
+  getContainers: get(none, Type.Array(ContainerSummary)),
+  getConfig: get(Closed({ containerId: MinStr() }), EngineDocument),
+  getContainersByAppNameMatch: get(Closed({ appName: MinStr() }), Type.Array(ContainerSummary)),
+  getContainersByAppLabel: get(Closed({ appName: MinStr() }), Type.Array(ContainerSummary)),
 });
 
 export const cluster = group('cluster', {
-  getNodes: get(none),
-  removeWorker: post(Closed({ nodeId: Str() })),
-  addWorker: get(none),
-  addManager: get(none),
+  getNodes: get(none, Type.Array(EngineDocument)),
+  removeWorker: post(Closed({ nodeId: Str() }), Bool()),
+  addWorker: get(none, JoinCommand),
+  addManager: get(none, JoinCommand),
 });

@@ -1,13 +1,17 @@
+import { Type } from '@sinclair/typebox';
 import { group, get, none, post } from './operation.ts';
+import { ComposeRecord, DeploymentRecord } from './records.ts';
 import { Bool, COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Closed, MinStr, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
 
 const id = Closed({ composeId: MinStr() });
+/** A template a compose service can be made from. Its owner (data-services) may refine it. */
+const Template = Closed({ id: Str(), name: Str(), description: Str(), version: Opt(Str()), tags: Opt(Type.Array(Str())) });
 
 export const compose = group('compose', {
   create: post(Closed({
     name: MinStr(), description: OptNull(Str()), projectId: Str(), composeType: Opt(OneOf(COMPOSE_TYPES)), appName: Opt(Str()),
-  })),
-  one: get(id),
+  }), ComposeRecord),
+  one: get(id, ComposeRecord),
   update: post(Closed({
     composeId: MinStr(),
     name: Opt(MinStr()), appName: Opt(MinStr()), description: OptNull(Str()), env: OptNull(Str()),
@@ -16,18 +20,18 @@ export const compose = group('compose', {
     autoDeploy: OptNull(Bool()), customGitUrl: OptNull(Str()), customGitBranch: OptNull(Str()),
     customGitSSHKey: OptNull(Str()), command: Opt(Str()), composePath: Opt(MinStr()), composeStatus: Opt(Status()),
     projectId: Opt(Str()), createdAt: Opt(Str()),
-  })),
-  delete: post(id),
-  cleanQueues: post(id),
-  deploy: post(id),
-  redeploy: post(id),
-  stop: post(id),
-  generateSSHKey: post(id),
-  refreshToken: post(id),
-  removeSSHKey: post(id),
-  allServices: get(id),
-  getDefaultCommand: get(id),
-  randomizeCompose: post(Closed({ composeId: MinStr(), prefix: Opt(Str()) })),
-  deployTemplate: post(Closed({ projectId: Str(), id: MinStr() })),
-  templates: get(none),
+  }), ComposeRecord),
+  delete: post(id, ComposeRecord),
+  cleanQueues: post(id, ComposeRecord),
+  deploy: post(id, DeploymentRecord),
+  redeploy: post(id, DeploymentRecord),
+  stop: post(id, ComposeRecord),
+  generateSSHKey: post(id, ComposeRecord),
+  refreshToken: post(id, ComposeRecord),
+  removeSSHKey: post(id, ComposeRecord),
+  allServices: get(id, Type.Array(Str())),
+  getDefaultCommand: get(id, Str()),
+  randomizeCompose: post(Closed({ composeId: MinStr(), prefix: Opt(Str()) }), ComposeRecord),
+  deployTemplate: post(Closed({ projectId: Str(), id: MinStr() }), ComposeRecord),
+  templates: get(none, Type.Array(Template)),
 });

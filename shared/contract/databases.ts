@@ -1,5 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { group, get, post } from './operation.ts';
+import { BackupRecord, databaseFields } from './records.ts';
 import { Closed, MinStr, Nullable, Num, Opt, OptNull, Port, Status, Str } from './schema.ts';
 
 export const ENGINES = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'] as const;
@@ -30,20 +31,23 @@ function engineGroup<E extends Engine>(engine: E) {
     }),
   );
   const id: TProperties = { [idField]: Str() };
+  // The record: its credentials as strings, passwords opened for the callers who manage it.
+  const credentials = Object.fromEntries(Object.keys(EXTRAS[engine]).map((field) => [field, Str()]));
+  const record = Closed({ [idField]: Str(), ...databaseFields, ...credentials });
   return group(engine, {
     create: post(Closed({
       name: MinStr(), appName, projectId: Str(), description: OptNull(Str()),
       containerImage: Opt(Type.String({ default: DEFAULT_IMAGES[engine] })), ...extras(false),
-    })),
-    one: get(Closed(id)),
-    start: post(Closed(id)),
-    stop: post(Closed(id)),
-    deploy: post(Closed(id)),
-    remove: post(Closed(id)),
-    saveExternalPort: post(Closed({ ...id, externalPort: Nullable(Port()) })),
-    changeStatus: post(Closed({ ...id, applicationStatus: Status() })),
-    saveEnvironment: post(Closed({ ...id, env: OptNull(Str()) })),
-    reload: post(Closed({ ...id, appName })),
+    }), record),
+    one: get(Closed(id), Closed({ ...record.properties, backups: Type.Array(BackupRecord) })),
+    start: post(Closed(id), record),
+    stop: post(Closed(id), record),
+    deploy: post(Closed(id), record),
+    remove: post(Closed(id), record),
+    saveExternalPort: post(Closed({ ...id, externalPort: Nullable(Port()) }), record),
+    changeStatus: post(Closed({ ...id, applicationStatus: Status() }), record),
+    saveEnvironment: post(Closed({ ...id, env: OptNull(Str()) }), record),
+    reload: post(Closed({ ...id, appName }), record),
     update: post(Closed({
       [idField]: MinStr(),
       name: Opt(MinStr()), appName: Opt(appName), description: OptNull(Str()), containerImage: Opt(Str()),
@@ -51,7 +55,7 @@ function engineGroup<E extends Engine>(engine: E) {
       memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()), cpuReservation: OptNull(Num()), cpuLimit: OptNull(Num()),
       externalPort: OptNull(Port()), applicationStatus: Opt(Status()), createdAt: Opt(Str()), projectId: Opt(Str()),
       ...extras(true),
-    })),
+    }), record),
   });
 }
 

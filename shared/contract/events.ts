@@ -2,7 +2,7 @@
 // decimal text: they arrive in the query string.
 import { FormatRegistry, Type } from '@sinclair/typebox';
 import { group, get } from './operation.ts';
-import { Closed, MinStr, Opt } from './schema.ts';
+import { Closed, MinStr, Nullable, Num, Opt, Str } from './schema.ts';
 
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT/.test(value));
 
@@ -23,17 +23,27 @@ const filter = {
   after: Opt(Count('only events after this log position')),
 };
 
+/** An event as the log recorded it; its data is the event's own (secrets in it stay sealed). */
+const RecordedEvent = Closed({
+  id: Str(), type: Str(), stream: Str(), revision: Num(), position: Num(),
+  data: Type.Object({}, { additionalProperties: true }),
+  metadata: Closed({
+    actorId: Nullable(Str()), correlationId: Str(), causationId: Nullable(Str()), occurredAt: Str(), schemaVersion: Num(),
+  }),
+});
+const Page = Closed({ events: Type.Array(RecordedEvent), nextCursor: Nullable(Str()) });
+
 export const events = group('events', {
   /** A page of the whole log, oldest first; `nextCursor` continues the same selection. */
   all: get(Closed({
     ...filter,
     cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection' })),
     limit: Opt(Count(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)),
-  })),
+  }), Closed({ ...Page.properties, head: Num() })),
   /** One aggregate's whole history, with each event's revision in its stream. */
-  stream: get(Closed({ stream: MinStr() })),
+  stream: get(Closed({ stream: MinStr() }), Closed({ stream: Str(), revision: Num(), events: Type.Array(RecordedEvent) })),
   /** Server-sent events of the selection, from a position, live. */
-  follow: get(Closed(filter)),
+  follow: get(Closed(filter), Page),
   /** The whole selection as NDJSON, one event a line. */
-  export: get(Closed(filter)),
+  export: get(Closed(filter), Str()),
 });

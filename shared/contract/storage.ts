@@ -1,27 +1,34 @@
 // Backups and the object-storage destinations they upload to.
+import { Type } from '@sinclair/typebox';
 import { group, get, none, post } from './operation.ts';
-import { Bool, Closed, MinStr, OneOf, OptNull, Str } from './schema.ts';
+import { BackupRecord, DestinationRecord } from './records.ts';
+import { BACKUP_DATABASE_TYPES, Bool, Closed, Nullable, MinStr, OneOf, OptNull, Str } from './schema.ts';
 
-export const BACKUP_DATABASE_TYPES = ['dbgamma', 'dbalpha', 'dbbeta', 'dbdelta'] as const;
+export { BACKUP_DATABASE_TYPES } from './schema.ts';
 
 const backupFields = {
   schedule: Str(), enabled: OptNull(Bool()), prefix: MinStr(), destinationId: Str(), database: MinStr(),
 };
 const backupId = Closed({ backupId: Str() });
+/** A backup with the destination it uploads to, as much of it as a backup's reader needs (no keys). */
+const BackupWithDestination = Closed({
+  ...BackupRecord.properties,
+  destination: Nullable(Closed({ destinationId: Str(), name: Str(), bucket: Str() })),
+});
 
 export const backup = group('backup', {
   create: post(Closed({
     ...backupFields,
     dbalphaId: OptNull(Str()), dbbetaId: OptNull(Str()), dbgammaId: OptNull(Str()), dbdeltaId: OptNull(Str()),
     databaseType: OneOf(BACKUP_DATABASE_TYPES),
-  })),
-  one: get(backupId),
-  update: post(Closed({ ...backupFields, backupId: Str() })),
-  remove: post(backupId),
-  manualBackupDbgamma: post(backupId),
-  manualBackupDbbeta: post(backupId),
-  manualBackupDbalpha: post(backupId),
-  manualBackupDbdelta: post(backupId),
+  }), BackupRecord),
+  one: get(backupId, BackupWithDestination),
+  update: post(Closed({ ...backupFields, backupId: Str() }), BackupRecord),
+  remove: post(backupId, BackupRecord),
+  manualBackupDbgamma: post(backupId, BackupRecord),
+  manualBackupDbbeta: post(backupId, BackupRecord),
+  manualBackupDbalpha: post(backupId, BackupRecord),
+  manualBackupDbdelta: post(backupId, BackupRecord),
 });
 
 const destinationFields = {
@@ -30,10 +37,10 @@ const destinationFields = {
 const destinationId = Closed({ destinationId: Str() });
 
 export const destination = group('destination', {
-  create: post(Closed(destinationFields)),
-  testConnection: post(Closed(destinationFields)),
-  one: get(destinationId),
-  all: get(none),
-  remove: post(destinationId),
-  update: post(Closed({ ...destinationFields, destinationId: Str() })),
+  create: post(Closed(destinationFields), DestinationRecord),
+  testConnection: post(Closed(destinationFields), Closed({ ok: Bool(), bucket: Str() })),
+  one: get(destinationId, DestinationRecord),
+  all: get(none, Type.Array(DestinationRecord)),
+  remove: post(destinationId, DestinationRecord),
+  update: post(Closed({ ...destinationFields, destinationId: Str() }), DestinationRecord),
 });

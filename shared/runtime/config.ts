@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 
-// The relay and the reactors (bus publishing, deployments, backups) join with the runtime issues.
-export const ROLES = ['api', 'projections'] as const;
+export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
 export type RoleName = (typeof ROLES)[number];
 
 export interface Config {
@@ -24,6 +23,14 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
+  /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
+  readonly natsUrl: string | undefined;
+  /** Deployments of different services that run at once. */
+  readonly deployConcurrency: number;
+  /** Finished deployments (with their logs) kept per service. */
+  readonly keepDeployments: number;
+  /** Bound on the wait of start, stop, reload and cancel for the engine's outcome. */
+  readonly actionWaitMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -37,7 +44,7 @@ function number(env: Env, name: string, fallback: number): number {
 }
 
 function roles(raw: string | undefined): RoleName[] {
-  if (!raw) return ['api', 'projections'];
+  if (!raw) return [...ROLES];
   const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
     if (!(ROLES as readonly string[]).includes(name)) throw new Error(`Unknown role "${name}" in BERTH_ROLES (${ROLES.join(', ')})`);
@@ -60,6 +67,10 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
     attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
     attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
+    natsUrl: env.BERTH_NATS_URL || undefined,
+    deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
+    keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),
+    actionWaitMs: number(env, 'BERTH_ACTION_WAIT_MS', 60_000),
     ...overrides,
   };
 }

@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
+import { MemoryBus } from '../adapters/bus/memory-bus.ts';
+import { NatsBus } from '../adapters/bus/nats-bus.ts';
+import type { Bus } from '../ports/bus.ts';
 import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -20,6 +23,8 @@ export interface Infrastructure {
   readonly secrets: SecretBox;
   readonly tokenKey: Uint8Array;
   readonly clock: Clock;
+  /** The bus, connected on first use (only the relay and the reactors use it). */
+  bus(): Promise<Bus>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   close(): Promise<void>;
@@ -31,8 +36,10 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
   const eventStore = new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
   // Its cache is safe only while this process is the one that writes the read models.
   const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache: config.roles.includes('projections') });
+  let bus: Promise<Bus> | null = null;
   return {
     config,
+    bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
     eventStore,
     readStore,
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
@@ -40,6 +47,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     clock,
     objectStorage: openS3Storage,
     async close() {
+      if (bus) await (await bus).close();
       await eventStore.close();
       await readStore.close();
     },

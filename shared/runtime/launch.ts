@@ -9,10 +9,15 @@ import type { RunningRole, StartRole } from './role.ts';
 const PACKAGES: Record<RoleName, string> = {
   api: '@berth/command-api',
   projections: '@berth/projections',
+  relay: '@berth/reactors/relay/role',
+  reactors: '@berth/reactors',
 };
 
-/** Projections start before the API, so that the API's first read-your-writes wait can succeed. */
-const ORDER: readonly RoleName[] = ['projections', 'api'];
+/**
+ * Projections start before the API, so that the API's first read-your-writes wait can succeed;
+ * the reactors before the relay, so that their consumers exist when the first event is published.
+ */
+const ORDER: readonly RoleName[] = ['projections', 'reactors', 'relay', 'api'];
 
 export interface Berth {
   readonly infrastructure: Infrastructure;

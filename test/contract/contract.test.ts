@@ -2,6 +2,7 @@
 // every bound the spec states, broken, answers 400 naming the field and appends nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Value } from '@sinclair/typebox/value';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { startBerth, type TestBerth } from '../support/berth.ts';
@@ -59,6 +60,10 @@ describe('contract: every operation of the interface', () => {
           return;
         }
         assert.equal(answer.status, EXPECTED_STATUS[operation.name] ?? 200, JSON.stringify(answer.body));
+        if (answer.status === 200) {
+          const wrong = [...Value.Errors(operation.output, answer.body)].map((error) => `${error.path} ${error.message}`);
+          assert.deepEqual(wrong, [], `the answer does not match the declared output: ${JSON.stringify(answer.body)}`);
+        }
         const idField = fieldsOf(operation.input).find((field) => ID_FIELD.test(field.name) && field.required)?.name;
         if (answer.status === 200 && idField && idField !== 'id' && operation.procedure !== 'reload' && answer.body && typeof answer.body === 'object' && !Array.isArray(answer.body)) {
           // An account answers with `id` whatever the input called it (`authId`, `userId`).

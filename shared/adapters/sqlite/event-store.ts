@@ -25,6 +25,9 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
+/** How often a subscriber looks for events appended by another process. */
+const POLL_MS = 50;
+
 const toEvent = (row: Row): RecordedEvent => ({
   id: row.id,
   type: row.type,
@@ -168,7 +171,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {
-    return supervise({ read: (position) => this.readAll(position, 1000), changed: () => this.appended.wait() }, after, onEvents);
+    // Appends in this process wake the subscriber at once; another process's appends are polled.
+    const changed = () => Promise.race([this.appended.wait(), new Promise<void>((resolve) => setTimeout(resolve, POLL_MS).unref())]);
+    return supervise({ read: (position) => this.readAll(position, 1000), changed }, after, onEvents);
   }
 
   async close(): Promise<void> {

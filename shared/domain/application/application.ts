@@ -3,6 +3,8 @@ import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
+import type { Status } from '../../contract/schema.ts';
+import { statusAfterAction, statusAfterDeployment, type Action, type DeploymentStep } from './status.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -27,7 +29,13 @@ export type ApplicationCommand =
   | { type: 'RefreshToken'; data: With<'refreshToken'> }
   | { type: 'MarkRunning'; data: Id }
   | { type: 'UpdateProxyConfig'; data: Id & { proxyConfig: string } }
-  | { type: 'DeleteApplication'; data: Id };
+  | { type: 'DeleteApplication'; data: Id }
+  /** Asks the reactors to start, stop or reload the service; `requestId` names the answer to wait for. */
+  | { type: 'RequestAction'; data: ActionRequest }
+  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
+  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } };
+
+type ActionRequest = Id & { action: Action; requestId: string };
 
 /** Events that carry the changed fields, folded the same way: merged into the record. */
 type ChangeEventType =
@@ -40,7 +48,11 @@ export type ApplicationEvent =
   | { type: ChangeEventType; data: Changed }
   | { type: 'ApplicationSSHKeyRemoved'; data: Id }
   | { type: 'ApplicationMarkedRunning'; data: Id }
-  | { type: 'ApplicationDeleted'; data: Id };
+  | { type: 'ApplicationDeleted'; data: Id }
+  | { type: 'ApplicationActionRequested'; data: ActionRequest }
+  | { type: 'ApplicationActionSucceeded'; data: ActionRequest & { applicationStatus: Status } }
+  | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status } }
+  | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } };
 
 const LABEL = 'Application';
 
@@ -48,6 +60,15 @@ const LABEL = 'Application';
 function change(type: ChangeEventType, state: Application | null, patch: Partial<Application>): ApplicationEvent[] {
   const application = mustExist(state, 'applicationId', LABEL);
   return updated(type, 'applicationId', application.applicationId, application, patch);
+}
+
+function actionOutcome(state: Application | null, data: ActionRequest & { reason: string | null }): ApplicationEvent[] {
+  if (state === null) return [];
+  const { reason, ...request } = data;
+  const applicationStatus = statusAfterAction(request.action, reason === null) ?? state.applicationStatus;
+  return reason === null
+    ? [{ type: 'ApplicationActionSucceeded', data: { ...request, applicationStatus } }]
+    : [{ type: 'ApplicationActionFailed', data: { ...request, reason, applicationStatus } }];
 }
 
 export const applicationAggregate: Aggregate<Application, ApplicationCommand, ApplicationEvent> = {
@@ -71,6 +92,11 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
       case 'ApplicationSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
       case 'ApplicationMarkedRunning': return state && { ...state, applicationStatus: 'running' };
       case 'ApplicationDeleted': return null;
+      case 'ApplicationActionRequested': return state;
+      case 'ApplicationActionSucceeded':
+      case 'ApplicationActionFailed':
+      case 'ApplicationStatusChanged':
+        return state && { ...state, applicationStatus: event.data.applicationStatus };
       default: return exhaustive(event);
     }
   },
@@ -103,6 +129,18 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
       case 'DeleteApplication':
         mustExist(state, 'applicationId', LABEL);
         return [{ type: 'ApplicationDeleted', data: command.data }];
+      case 'RequestAction':
+        mustExist(state, 'applicationId', LABEL);
+        return [{ type: 'ApplicationActionRequested', data: command.data }];
+      case 'RecordActionOutcome': return actionOutcome(state, command.data);
+      case 'FollowDeployment': {
+        // The service may have been deleted while its deployment ran: nothing to follow then.
+        if (state === null) return [];
+        const { applicationId, deploymentId, step, statusBefore } = command.data;
+        const applicationStatus = statusAfterDeployment(step, statusBefore);
+        return state.applicationStatus === applicationStatus
+          ? [] : [{ type: 'ApplicationStatusChanged', data: { applicationId, deploymentId, applicationStatus } }];
+      }
       default: return exhaustive(command);
     }
   },

@@ -2,15 +2,15 @@
 // beside it (the stored proxy configuration and the sealed private half of the git SSH key).
 import type { Static } from '@sinclair/typebox';
 import type { Sealed } from '../../crypto/secrets.ts';
-import type { orchestratorFields } from '../../contract/application.ts';
+import type { orchestratorSettings } from '../../contract/orchestrator.ts';
 import type { APP_SOURCE_TYPES, BUILD_TYPES, Status } from '../../contract/schema.ts';
 
 export type SourceType = (typeof APP_SOURCE_TYPES)[number];
 export type BuildType = (typeof BUILD_TYPES)[number];
 
-type Fields = typeof orchestratorFields;
+type Fields = typeof orchestratorSettings;
 /** The orchestrator settings, shaped as the orchestrator's own API, each null when unset. */
-export type OrchestratorSettings = { [K in keyof Fields]: NonNullable<Static<Fields[K]>> | null };
+export type OrchestratorSettings = { [K in keyof Fields]: Static<Fields[K]> | null };
 
 export interface Application extends OrchestratorSettings {
   applicationId: string;

@@ -1,0 +1,109 @@
+// The in-process bus of the embedded default: every role in one process, nothing to run beside.
+// It keeps the events that some consumer has not acknowledged yet, so a consumer that starts (or
+// resumes) after a publish still receives them; it does not survive the process (the reactors
+// recover what was in flight from the log on start, see reactors/src/runtime).
+import type { RecordedEvent } from '../../events/event.ts';
+import { backoffFor, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
+import { Signal } from '../signal.ts';
+
+/** Event ids remembered to drop duplicates, as JetStream's duplicate window does. */
+const DUPLICATE_WINDOW = 100_000;
+
+interface Cursor {
+  /** Log index of the next event to hand out. */
+  next: number;
+  /** Indexes handed out and not acknowledged yet. */
+  readonly unacked: Set<number>;
+  active: boolean;
+}
+
+export class MemoryBus implements Bus {
+  private log: RecordedEvent[] = [];
+  /** Log index of `log[0]`: events before it were acknowledged by every consumer. */
+  private base = 0;
+  private readonly seen = new Set<string>();
+  private readonly cursors = new Map<string, Cursor>();
+  private readonly published = new Signal();
+
+  async publish(event: RecordedEvent): Promise<void> {
+    if (this.seen.has(event.id)) return;
+    this.seen.add(event.id);
+    if (this.seen.size > DUPLICATE_WINDOW) this.seen.delete(this.seen.values().next().value!);
+    this.log.push(event);
+    this.published.notify();
+  }
+
+  async consume(name: string, handle: (delivery: Delivery) => Promise<void>, options: ConsumerOptions = {}): Promise<Consumer> {
+    let cursor = this.cursors.get(name);
+    if (cursor?.active) throw new Error(`Consumer ${name} is already running`);
+    if (!cursor) this.cursors.set(name, (cursor = { next: this.base, unacked: new Set(), active: true }));
+    // A resumed consumer gets again what it had not acknowledged.
+    cursor.next = Math.min(cursor.next, ...cursor.unacked);
+    cursor.unacked.clear();
+    cursor.active = true;
+    const state = cursor;
+    const prefix = options.aggregate && `${options.aggregate}-`;
+    const limit = Math.max(1, options.concurrency ?? 1);
+    const slots = new Signal();
+    let inFlight = 0;
+    const stopped = new Signal();
+    let running = true;
+
+    const deliver = async (index: number, event: RecordedEvent) => {
+      for (let attempt = 1; running; attempt++) {
+        try {
+          await handle({ event, attempt });
+          state.unacked.delete(index);
+          this.trim();
+          return;
+        } catch {
+          await Promise.race([new Promise((resolve) => setTimeout(resolve, backoffFor(attempt)).unref()), stopped.wait()]);
+        }
+      }
+    };
+    const loop = async () => {
+      while (running) {
+        const event = this.log[state.next - this.base];
+        if (!event) {
+          await Promise.race([this.published.wait(), stopped.wait()]);
+          continue;
+        }
+        if (inFlight >= limit) {
+          await Promise.race([slots.wait(), stopped.wait()]);
+          continue;
+        }
+        const index = state.next++;
+        if (prefix && !event.stream.startsWith(prefix)) continue;
+        state.unacked.add(index);
+        inFlight++;
+        void deliver(index, event).finally(() => {
+          inFlight--;
+          slots.notify();
+        });
+      }
+    };
+    const done = loop();
+    return {
+      stop: async () => {
+        running = false;
+        stopped.notify();
+        await done;
+        state.active = false;
+      },
+    };
+  }
+
+  /** Drops the events every consumer has acknowledged. */
+  private trim(): void {
+    if (this.cursors.size === 0) return;
+    let low = Infinity;
+    for (const cursor of this.cursors.values()) low = Math.min(low, cursor.next, ...cursor.unacked);
+    if (low - this.base < 1024) return;
+    this.log = this.log.slice(low - this.base);
+    this.base = low;
+  }
+
+  async close(): Promise<void> {
+    this.published.notify();
+  }
+}

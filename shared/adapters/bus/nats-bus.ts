@@ -1,0 +1,91 @@
+// The bus of a scaled-out Berth: NATS JetStream (server 2.9 or later). One stream holds every
+// event subject; each consumer is a durable pull consumer with explicit acks. Publishing uses the
+// event id as message id, so the stream drops a re-published event within its duplicate window.
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { RecordedEvent } from '../../events/event.ts';
+import { backoffFor, SUBJECT_ROOT, subjectOf, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
+
+export const STREAM = 'BERTH_EVENTS';
+const NANOS_PER_MS = 1_000_000;
+/**
+ * Redelivery of an event whose consumer died before acknowledging it (in-flight handlers keep it
+ * with `working()`). No consumer `backoff` list: 2.9 measures a nak's delay against it and skews it.
+ */
+const ACK_WAIT_MS = 30_000;
+const WORKING_EVERY_MS = 10_000;
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+export class NatsBus implements Bus {
+  private constructor(private readonly connection: NatsConnection, private readonly js: JetStreamClient) {}
+
+  static async connect(servers: string, options: { name?: string } = {}): Promise<NatsBus> {
+    const connection = await connect({ servers: servers.split(','), name: options.name ?? 'berth', maxReconnectAttempts: -1 });
+    const manager = await jetstreamManager(connection);
+    const config = { subjects: [`${SUBJECT_ROOT}.>`], duplicate_window: DUPLICATE_WINDOW_MS * NANOS_PER_MS };
+    try {
+      await manager.streams.info(STREAM);
+      await manager.streams.update(STREAM, config);
+    } catch {
+      await manager.streams.add({ name: STREAM, ...config });
+    }
+    return new NatsBus(connection, jetstream(connection));
+  }
+
+  async publish(event: RecordedEvent): Promise<void> {
+    await this.js.publish(subjectOf(event), JSON.stringify(event), { msgID: event.id });
+  }
+
+  async consume(name: string, handle: (delivery: Delivery) => Promise<void>, options: ConsumerOptions = {}): Promise<Consumer> {
+    const manager = await jetstreamManager(this.connection);
+    const concurrency = Math.max(1, options.concurrency ?? 1);
+    const filter = options.aggregate ? `${SUBJECT_ROOT}.${options.aggregate}.>` : `${SUBJECT_ROOT}.>`;
+    const config = {
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: filter,
+      max_ack_pending: concurrency,
+      ack_wait: ACK_WAIT_MS * NANOS_PER_MS,
+      max_deliver: -1,
+    };
+    try {
+      await manager.consumers.info(STREAM, name);
+      await manager.consumers.update(STREAM, name, config);
+    } catch {
+      await manager.consumers.add(STREAM, { durable_name: name, deliver_policy: DeliverPolicy.All, ...config });
+    }
+    const consumer = await this.js.consumers.get(STREAM, name);
+    const messages = await consumer.consume({ max_messages: Math.max(concurrency, 16) });
+    const inFlight = new Set<Promise<void>>();
+    const deliver = async (message: JsMsg) => {
+      const working = setInterval(() => message.working(), WORKING_EVERY_MS);
+      const attempt = message.info.deliveryCount;
+      try {
+        await handle({ event: JSON.parse(message.string()) as RecordedEvent, attempt });
+        message.ack();
+      } catch {
+        message.nak(backoffFor(attempt));
+      } finally {
+        clearInterval(working);
+      }
+    };
+    const loop = (async () => {
+      for await (const message of messages) {
+        const delivery = deliver(message);
+        inFlight.add(delivery);
+        void delivery.finally(() => inFlight.delete(delivery));
+        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      }
+    })();
+    return {
+      stop: async () => {
+        await messages.close();
+        await loop;
+        await Promise.all(inFlight);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.connection.drain();
+  }
+}

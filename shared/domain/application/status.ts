@@ -1,0 +1,27 @@
+// The status machine of a service (behaviour.md): what its status becomes after each thing the
+// runtime did. `null` leaves the status as it is.
+import type { Status } from '../../contract/schema.ts';
+
+export const ACTIONS = ['start', 'stop', 'reload'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export type DeploymentStep = 'started' | 'done' | 'error' | 'cancelled';
+
+/** After a deployment step; a cancelled deployment gives the service back the status it had. */
+export function statusAfterDeployment(step: DeploymentStep, statusBefore: Status | null): Status {
+  switch (step) {
+    case 'started': return 'running';
+    case 'done': return 'done';
+    case 'error': return 'error';
+    case 'cancelled': return statusBefore ?? 'idle';
+  }
+}
+
+/** After an action on the engine: succeeded, or failed (with the engine's reason). */
+export function statusAfterAction(action: Action, succeeded: boolean): Status | null {
+  switch (action) {
+    case 'stop': return succeeded ? 'idle' : null;
+    case 'start': return succeeded ? 'done' : null;
+    case 'reload': return succeeded ? 'done' : 'error';
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import { specOf } from '../testing.ts';
+import { deploymentAggregate, newDeployment, type DeploymentEvent } from './deployment.ts';
+
+const spec = specOf(deploymentAggregate);
+const deploymentId = 'd1';
+const at = '2026-01-01T00:00:00.000Z';
+const queued = newDeployment({
+  deploymentId, applicationId: 'a1', composeId: null, kind: 'deploy', title: 'Deploy', trigger: 'account', accountId: 'u1',
+  image: null, rollbackOf: null, createdAt: at,
+});
+const started: DeploymentEvent = { type: 'DeploymentStarted', data: { deploymentId, at, statusBefore: 'idle' } };
+
+describe('deployment decider', () => {
+  it('starts a queued deployment once: a second start appends nothing', () => {
+    spec.given([{ type: 'DeploymentQueued', data: queued }]).when({ type: 'StartDeployment', data: { deploymentId, at, statusBefore: 'idle' } })
+      .then([started]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started])
+      .when({ type: 'StartDeployment', data: { deploymentId, at, statusBefore: 'idle' } }).then([]);
+  });
+
+  it('cancels a queued deployment at once, and only asks a running one to stop', () => {
+    spec.given([{ type: 'DeploymentQueued', data: queued }]).when({ type: 'CancelDeployment', data: { deploymentId, at } })
+      .then([{ type: 'DeploymentCancelled', data: { deploymentId, at, reason: 'cancelled by request' } }]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started]).when({ type: 'CancelDeployment', data: { deploymentId, at } })
+      .then([{ type: 'DeploymentCancellationRequested', data: { deploymentId, at } }]);
+  });
+
+  it('never starts a cancelled deployment, and refuses to cancel one that ended', () => {
+    const cancelled: DeploymentEvent = { type: 'DeploymentCancelled', data: { deploymentId, at, reason: 'cancelled by request' } };
+    spec.given([{ type: 'DeploymentQueued', data: queued }, cancelled])
+      .when({ type: 'StartDeployment', data: { deploymentId, at, statusBefore: 'idle' } }).then([]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }, cancelled])
+      .when({ type: 'CancelDeployment', data: { deploymentId, at } }).thenFails('CONFLICT', 'deploymentId');
+  });
+
+  it('fails a running deployment once (an interrupted one on restart), and a finished one stays as it ended', () => {
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started])
+      .when({ type: 'FailDeployment', data: { deploymentId, at, reason: 'interrupted' } })
+      .then([{ type: 'DeploymentFailed', data: { deploymentId, at, reason: 'interrupted' } }]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started,
+      { type: 'DeploymentFinished', data: { deploymentId, at, image: 'app:d1', revision: null } }])
+      .when({ type: 'FailDeployment', data: { deploymentId, at, reason: 'interrupted' } }).then([]);
+  });
+
+  it('prunes only a finished deployment', () => {
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started]).when({ type: 'PruneDeployment', data: { deploymentId } }).then([]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }]).when({ type: 'FinishDeployment', data: { deploymentId, at, image: 'x', revision: null } }).then([]);
+  });
+
+  it('an unknown deployment is NOT_FOUND', () => {
+    spec.given([]).when({ type: 'CancelDeployment', data: { deploymentId, at } }).thenFails('NOT_FOUND', 'deploymentId');
+  });
+});

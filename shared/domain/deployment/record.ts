@@ -1,0 +1,50 @@
+// One deployment of a service: a deploy, a redeploy or a rollback, from queued to its end.
+import type { Status } from '../../contract/schema.ts';
+
+export const DEPLOYMENT_STATUSES = ['queued', 'running', 'done', 'error', 'cancelled'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+export const DEPLOYMENT_KINDS = ['deploy', 'redeploy', 'rollback'] as const;
+export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number];
+export const TRIGGERS = ['account', 'webhook'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+export const FINISHED: ReadonlySet<DeploymentStatus> = new Set(['done', 'error', 'cancelled']);
+export const INTERRUPTED = 'interrupted';
+
+export interface Deployment {
+  deploymentId: string;
+  /** The service deployed: an application, or a compose service. */
+  applicationId: string | null;
+  composeId: string | null;
+  kind: DeploymentKind;
+  status: DeploymentStatus;
+  title: string;
+  /** Who asked: an account (its id in `accountId`) or a push webhook. */
+  trigger: Trigger;
+  accountId: string | null;
+  /** The source revision deployed (a commit id), once known. */
+  revision: string | null;
+  /** For a rollback, the image to run again; once done, the image the service runs. */
+  image: string | null;
+  /** The earlier deployment a rollback goes back to. */
+  rollbackOf: string | null;
+  /** Why it failed or was cancelled. */
+  reason: string | null;
+  cancelRequested: boolean;
+  /** The service's status when the deployment started, restored when it is cancelled. */
+  statusBefore: Status | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export type NewDeployment = Pick<Deployment,
+  'deploymentId' | 'applicationId' | 'composeId' | 'kind' | 'title' | 'trigger' | 'accountId' | 'image' | 'rollbackOf' | 'createdAt'>;
+
+export const newDeployment = (given: NewDeployment): Deployment => ({
+  ...given, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
+});
+
+/** The service a deployment belongs to. */
+export const serviceOf = (deployment: Pick<Deployment, 'applicationId' | 'composeId'>): string =>
+  (deployment.applicationId ?? deployment.composeId)!;

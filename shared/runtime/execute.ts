@@ -1,0 +1,70 @@
+// The generic command handler every writer shares (the API's requests and the reactors' reports):
+// read the stream, fold it, decide, append at the revision that was read; a race re-decides.
+import type { AnyAggregate } from '../domain/aggregate.ts';
+import { fold } from '../domain/aggregate.ts';
+import { conflict } from '../errors.ts';
+import { schemaVersionOf } from '../events/catalogue.ts';
+import type { DomainEvent, EventMetadata, NewEvent } from '../events/event.ts';
+import { streamName } from '../events/event.ts';
+import { newId } from '../ids.ts';
+import { WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
+
+export interface FoldedState {
+  readonly state: unknown;
+  readonly revision: number;
+}
+
+/** Where a writer may keep folded states; a stale one only costs a retry. */
+export interface StateMemory {
+  get(stream: string): FoldedState | undefined;
+  set(stream: string, entry: FoldedState): void;
+  forget(stream: string): void;
+}
+
+export interface Executed<S> {
+  readonly before: S | null;
+  readonly after: S | null;
+  /** Log position of the last event appended, 0 when the decision was empty. */
+  readonly position: number;
+}
+
+/** The metadata of the events a command appends, less what each event gets of its own. */
+export type Cause = Omit<EventMetadata, 'schemaVersion'>;
+
+const MAX_ATTEMPTS = 5;
+
+export const envelope = (event: DomainEvent, cause: Cause): NewEvent => ({
+  id: newId(), type: event.type, data: event.data, metadata: { ...cause, schemaVersion: schemaVersionOf(event.type) },
+});
+
+export async function load(store: EventStore, aggregate: AnyAggregate, id: string, memory?: StateMemory): Promise<FoldedState> {
+  const stream = streamName(aggregate.name, id);
+  const cached = memory?.get(stream);
+  if (cached) return cached;
+  const { events, revision } = await store.readStream(stream);
+  const folded = { state: fold(aggregate, events), revision };
+  memory?.set(stream, folded);
+  return folded;
+}
+
+export async function execute<S>(
+  store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, memory?: StateMemory,
+): Promise<Executed<S>> {
+  const stream = streamName(aggregate.name, id);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const { state, revision } = await load(store, aggregate, id, memory);
+    const decided = aggregate.decide(command, state as object | null);
+    if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0 };
+    try {
+      const result = await store.append(stream, decided.map((event) => envelope(event, cause)), revision === -1 ? 'no_stream' : revision);
+      const after = fold(aggregate, decided, state as object | null);
+      memory?.set(stream, { state: after, revision: result.revision });
+      return { before: state as S | null, after: after as S | null, position: result.position };
+    } catch (error) {
+      // Whatever happened, what this process knew of the stream may be behind: read it again.
+      memory?.forget(stream);
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+    }
+  }
+  throw conflict(`${aggregate.label} ${id} is being changed by other requests; try again`);
+}

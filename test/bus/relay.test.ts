@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { NatsBus } from '@berth/shared/adapters/bus/nats-bus';
+import { newId } from '@berth/shared/ids';
+import { configFrom } from '@berth/shared/runtime/config';
+import { launch } from '@berth/shared/runtime/launch';
+import { startNats } from '../support/nats.ts';
+import { collector } from './bus-conformance.ts';
+
+const dirs: string[] = [];
+after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+
+const appended = (n: number) => ({
+  id: newId(), type: 'ProjectCreated', data: { projectId: `p${n}`, name: `p${n}`, description: null, createdAt: new Date().toISOString() },
+  metadata: { actorId: null, correlationId: 'relay-test', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
+});
+
+async function relayRun(natsUrl: string | undefined) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-relay-'));
+  dirs.push(dataDir);
+  const config = configFrom({}, { dataDir, roles: ['relay'], logLevel: 'silent', sqliteSynchronous: 'NORMAL', natsUrl });
+  return { dataDir, config, berth: await launch(config) };
+}
+
+describe('relay', () => {
+  it('publishes every event of the log, in order, to a consumer of the in-process bus', async () => {
+    const { berth } = await relayRun(undefined);
+    const store = berth.infrastructure.eventStore;
+    for (let n = 0; n < 5; n++) await store.append(`project-${newId()}`, [appended(n)], 'no_stream');
+    const got = collector();
+    const consumer = await (await berth.infrastructure.bus()).consume('relay_test', got.handle);
+    const deliveries = await got.until(5);
+    assert.deepEqual(deliveries.map((d) => d.event.position), [1, 2, 3, 4, 5]);
+    await consumer.stop();
+    await berth.stop();
+  });
+
+  it('resumes from its checkpoint after a restart: nothing published twice, nothing missed (NATS)', async () => {
+    const nats = await startNats();
+    try {
+      const first = await relayRun(nats.url);
+      const store = first.berth.infrastructure.eventStore;
+      for (let n = 0; n < 3; n++) await store.append(`project-${newId()}`, [appended(n)], 'no_stream');
+      const got = collector();
+      const reader = await NatsBus.connect(nats.url);
+      const consumer = await reader.consume('relay_restart', got.handle);
+      await got.until(3);
+      await first.berth.stop();
+      const second = await launch(first.config);
+      await second.infrastructure.eventStore.append(`project-${newId()}`, [appended(9)], 'no_stream');
+      await got.until(4);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(got.deliveries.map((d) => d.event.position), [1, 2, 3, 4]);
+      await consumer.stop();
+      await reader.close();
+      await second.stop();
+    } finally {
+      await nats.stop();
+    }
+  });
+});
