@@ -14,6 +14,7 @@ import { redirectAggregate } from './redirect/redirect.ts';
 import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
+import { backupRunAggregate } from './backup/run.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -25,7 +26,7 @@ export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates),
+  composeAggregate, ...Object.values(databaseAggregates), backupRunAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -39,6 +40,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'security', field: 'applicationId' },
   { collection: 'backup', field: 'dbalphaId' }, { collection: 'backup', field: 'dbbetaId' },
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
+  { collection: 'backup', field: 'dbepsilonId' }, { collection: 'backuprun', field: 'backupId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
 ];

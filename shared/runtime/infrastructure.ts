@@ -6,6 +6,9 @@ import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
 import { openS3Storage } from '../adapters/s3/object-storage.ts';
+import Docker from 'dockerode';
+import { dockerTaskExec } from '../adapters/docker/exec.ts';
+import type { TaskExec } from '../ports/task-exec.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
@@ -27,6 +30,8 @@ export interface Infrastructure {
   bus(): Promise<Bus>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
+  /** Runs commands inside the running task of a service (dumps and restores). */
+  readonly taskExec: TaskExec;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,8 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
     objectStorage: openS3Storage,
+    // The engine the environment names (DOCKER_HOST), else the local socket.
+    taskExec: dockerTaskExec(new Docker()),
     async close() {
       if (bus) await (await bus).close();
       await eventStore.close();

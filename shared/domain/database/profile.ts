@@ -82,9 +82,11 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     ready: shell('REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli -h 127.0.0.1 ping | grep -q PONG'),
     // A snapshot of the whole keyspace (one database per server): the `database` is not used.
     dump: () => shell('f=$(mktemp) && REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli --rdb "$f" >/dev/null && cat "$f"; s=$?; rm -f "$f"; exit $s'),
-    // Load the snapshot in place of the keyspace, then rewrite the append-only file from it.
-    restore: () => shell('cat > /data/berth-restore.rdb && export REDISCLI_AUTH="$REDIS_PASSWORD"'
-      + ' && redis-cli DEBUG RELOAD NOSAVE FILENAME berth-restore.rdb | grep -q OK && redis-cli BGREWRITEAOF >/dev/null; s=$?; rm -f /data/berth-restore.rdb; exit $s'),
+    // The snapshot becomes the server's own snapshot file and is loaded in place of the keyspace
+    // (the file name is a protected setting); the append-only file is then rewritten from it.
+    restore: () => shell('export REDISCLI_AUTH="$REDIS_PASSWORD" && d=$(redis-cli CONFIG GET dir | tail -1)'
+      + ' && f=$(redis-cli CONFIG GET dbfilename | tail -1) && cat > "$d/$f" && r=$(redis-cli DEBUG RELOAD NOSAVE)'
+      + ' && [ "$r" = OK ] && redis-cli BGREWRITEAOF >/dev/null || { echo "reload: $r" >&2; exit 1; }'),
     extension: 'rdb',
   },
 };

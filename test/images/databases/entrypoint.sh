@@ -6,6 +6,8 @@ set -eu
 kind=$1; shift
 
 postgres_like() {
+  # initdb, pg_ctl and postgres live beside the versioned binaries; the clients are in /usr/bin.
+  PATH=$(echo /usr/lib/postgresql/*/bin):$PATH
   export PGDATA=${PGDATA:-/var/lib/postgresql/data}
   user=${POSTGRES_USER:-postgres}; db=${POSTGRES_DB:-$user}
   mkdir -p "$PGDATA" /var/run/postgresql && chown -R postgres:postgres "$PGDATA" /var/run/postgresql && chmod 700 "$PGDATA"
