@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../support/http.ts';
 import { benchRebuild } from './rebuild.ts';
+import { backupRows, benchBackup } from './backup.ts';
 import type { ServerMessage } from './server.ts';
 
 const CONNECTIONS = 50;
@@ -20,7 +21,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,backup').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -204,6 +205,8 @@ async function main() {
       { figure: '(append events/s, batches of 1,000)', value: fmt(rebuild.appendPerSecond), target: '', met: '', ratio: '' },
     );
   }
+
+  if (ONLY.has('backup')) rows.push(...backupRows(await benchBackup()));
 
   print(rows);
   console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);
