@@ -1,10 +1,11 @@
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { DomainEvent } from '@berth/shared/events/event';
+import { streamName } from '@berth/shared/events/event';
 import { notFound } from '@berth/shared/errors';
 import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import { stateCacheOf } from './state-cache.ts';
+import { stateCacheOf } from '@berth/shared/runtime/state-cache';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
 
@@ -69,6 +70,11 @@ export class Context {
   async load<A extends AnyAggregate>(aggregate: A, id: string): Promise<{ state: StateOf<A> | null; revision: number }> {
     const { state, revision } = await load(this.infra.eventStore, aggregate, id, this.states);
     return { state: state as StateOf<A> | null, revision };
+  }
+
+  /** Drops what this process holds of a stream that another writer (a reactor) moved on. */
+  forget(aggregate: AnyAggregate, id: string): void {
+    this.states.forget(streamName(aggregate.name, id));
   }
 
   /** The current state of a referenced aggregate, or NOT_FOUND naming the field that referred to it. */

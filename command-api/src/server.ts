@@ -1,5 +1,6 @@
+import type { Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { DomainError } from '@berth/shared/errors';
@@ -7,12 +8,15 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { authenticate } from './auth/authenticate.ts';
 import { authorize, grantCreated } from './auth/authorize.ts';
-import { Context } from './context.ts';
+import { Context, type Actor } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
+import { deployWebhook } from './webhook.ts';
+import { observe } from './observability/metrics.ts';
+import { health } from './observability/health.ts';
 
 /** Answers carry the log position their events reached, for clients that read elsewhere. */
 export const POSITION_HEADER = 'x-berth-position';
@@ -23,13 +27,20 @@ const CORRELATION = /^[\w.:-]{1,64}$/;
 const pathsOf = (operation: Operation) =>
   operation.group === 'admin' ? [`/${operation.name}`, `/api/${operation.name}`] : [`/api/${operation.name}`];
 
-export function buildServer(infra: Infrastructure, options: { logger?: boolean } = {}): FastifyInstance {
+export function buildServer(infra: Infrastructure, options: { logger?: boolean; logStream?: Writable } = {}): FastifyInstance {
+  const actors = new WeakMap<FastifyRequest, Actor | null>();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: infra.config.logLevel },
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: options.logger === false ? false : { level: infra.config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
     bodyLimit: 1024 * 1024,
-    genReqId: () => newId(),
+    // The request's id is its correlation id: the client's when it sent a usable one.
+    genReqId: (request) => {
+      const header = request.headers['x-correlation-id'];
+      return typeof header === 'string' && CORRELATION.test(header) ? header : newId();
+    },
   });
+  observe(app, infra);
+  health(app, infra);
   // Every route schema is one of the contract's TypeBox schemas.
   app.setValidatorCompiler(({ schema }) => compileValidator(schema as TSchema));
   app.setErrorHandler(errorHandler);
@@ -44,6 +55,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
     return reply.status(error.status).send(error.toBody());
   });
 
+  deployWebhook(app, infra);
   for (const operation of operations) {
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
@@ -53,11 +65,13 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean }
         method: operation.method,
         url,
         schema: { [payload]: operation.input },
+        // Who before what: the caller is known before its payload is parsed or checked, so an
+        // anonymous call is 401 whatever it sends.
+        onRequest: async (request) => {
+          actors.set(request, await authenticate(infra, operation, request.headers.authorization));
+        },
         handler: async (request, reply) => {
-          const actor = await authenticate(infra, operation, request.headers.authorization);
-          const header = request.headers['x-correlation-id'];
-          const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : request.id;
-          const ctx = new Context(infra, actor, correlationId, request.ip);
+          const ctx = new Context(infra, actors.get(request) ?? null, request.id, request.ip);
           const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
           await authorize(ctx, operation, input);
           const answer = await handler(input, ctx);

@@ -5,34 +5,65 @@ import { DomainError, type Issue } from '@berth/shared/errors';
 
 const fieldOf = (path: string) => path.replace(/^\//, '').replace(/\//g, '.') || 'body';
 
+const FORMATS: Record<string, string> = { email: 'an email address', 'date-time': 'an ISO-8601 date-time' };
+
+/** The bounds of a number as a reader says them: "from 1 to 65535", "of at least 0". */
+function bounds(schema: TSchema): string {
+  const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+  if (minimum !== undefined && maximum !== undefined) return ` from ${minimum} to ${maximum}`;
+  if (minimum !== undefined) return ` of at least ${minimum}`;
+  if (maximum !== undefined) return ` of at most ${maximum}`;
+  return '';
+}
+
+/** What a value must be to fit `schema`, as the end of "<field> must be …". */
+function expected(schema: TSchema): string {
+  const allowed = schema.enum as string[] | undefined;
+  if (allowed) return `one of ${allowed.join(', ')}`;
+  const branches = schema.anyOf as TSchema[] | undefined;
+  if (branches) return branches.map((branch) => (branch.type === 'null' ? 'null' : expected(branch))).join(' or ');
+  switch (schema.type) {
+    case 'integer': return `an integer${bounds(schema)}`;
+    case 'number': return `a number${bounds(schema)}`;
+    case 'boolean': return 'true or false';
+    case 'array': return 'a list';
+    case 'object': return 'an object';
+    case 'null': return 'null';
+    case 'string':
+      if (typeof schema.format === 'string') return FORMATS[schema.format] ?? `a valid ${schema.format}`;
+      if (typeof schema.pattern === 'string') return `text matching ${schema.pattern}`;
+      return 'a string';
+    default: return 'a valid value';
+  }
+}
+
 function describe(error: ValueError): string {
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty: return 'is required';
     case ValueErrorType.ObjectAdditionalProperties: return 'is not a known field';
-    case ValueErrorType.StringMinLength: return `must be at least ${String(error.schema.minLength)} character(s) long`;
-    case ValueErrorType.StringFormat: return `must be a valid ${String(error.schema.format)}`;
-    case ValueErrorType.Union: {
-      const allowed = error.schema.enum as string[] | undefined;
-      return allowed ? `must be one of ${allowed.join(', ')}` : 'has the wrong type';
+    case ValueErrorType.StringMinLength: {
+      const length = Number(error.schema.minLength);
+      return length === 1 ? 'must not be empty' : `must be at least ${length} characters long`;
     }
-    default: return error.message.replace(/^Expected/, 'must be').toLowerCase();
+    case ValueErrorType.StringMaxLength: return `must be at most ${String(error.schema.maxLength)} characters long`;
+    default: return `must be ${expected(error.schema)}`;
   }
 }
 
-/** One issue per failed field, each naming it. */
+/** One issue per failed field, each naming it in a sentence: "targetPort must be an integer from 1 to 65535". */
 function issuesOf(errors: Iterable<ValueError>): Issue[] {
   const byField = new Map<string, Issue>();
   for (const error of errors) {
     // Additional properties are reported on the object: name the unknown key itself.
     const field = fieldOf(error.path);
-    if (!byField.has(field)) byField.set(field, { message: `${field}: ${describe(error)}`, path: field });
+    if (!byField.has(field)) byField.set(field, { message: `${field} ${describe(error)}`, path: field });
   }
   return [...byField.values()];
 }
 
 export class ValidationError extends DomainError {
   constructor(issues: Issue[]) {
-    super('BAD_REQUEST', `Invalid input: ${issues.map((issue) => issue.message).join('; ')}`, issues);
+    super('BAD_REQUEST', issues.map((issue) => issue.message).join('; '), issues);
   }
 }
 

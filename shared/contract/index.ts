@@ -8,11 +8,12 @@ import { backup, destination } from './storage.ts';
 import { certificates, port, redirects, registry, security } from './routing.ts';
 import { admin, auth, user } from './accounts.ts';
 import { cluster, container } from './cluster.ts';
+import { deployment } from './deployment.ts';
 import { events } from './events.ts';
 
 export const contract = {
   project, application, compose, dbalpha, dbbeta, dbgamma, dbdelta, dbepsilon, backup, destination,
-  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, events,
+  registry, redirects, port, security, certificates, auth, admin, container, cluster, user, deployment, events,
 } as const;
 
 export type Contract = typeof contract;

@@ -6,6 +6,7 @@ import {
   APP_SOURCE_TYPES, BACKUP_DATABASE_TYPES, BUILD_TYPES, Bool, COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Closed, Nullable, Num, OneOf, Opt,
   PROTOCOLS, REGISTRY_TYPES, ROLES, Status, Str,
 } from './schema.ts';
+import { DEPLOYMENT_KINDS, DEPLOYMENT_STATUSES, TRIGGERS } from './deployment-values.ts';
 
 const NStr = () => Nullable(Str());
 const NNum = () => Nullable(Num());
@@ -99,14 +100,13 @@ export const AccountRecord = Closed({
   is2FAEnabled: Bool(), permissions: PermissionsRecord, invitationExpiresAt: NStr(), createdAt: Str(),
 });
 
-/**
- * A queued or finished deployment. Its shape is the deployment helper's to settle with its
- * Deployment aggregate; `application.one` lists these under `deployments`.
- */
+/** A deployment of a service, from queued to its end (the Deployment aggregate's record). */
 export const DeploymentRecord = Closed({
-  deploymentId: Str(), applicationId: Opt(NStr()), composeId: Opt(NStr()), title: Opt(NStr()),
-  description: Opt(NStr()), status: Str(), errorMessage: Opt(NStr()), createdAt: Str(),
-  startedAt: Opt(NStr()), finishedAt: Opt(NStr()),
+  deploymentId: Str(), applicationId: NStr(), composeId: NStr(),
+  kind: OneOf(DEPLOYMENT_KINDS), status: OneOf(DEPLOYMENT_STATUSES), title: Str(),
+  trigger: OneOf(TRIGGERS), accountId: NStr(), revision: NStr(), image: NStr(), rollbackOf: NStr(),
+  reason: NStr(), cancelRequested: Bool(), statusBefore: Nullable(Status()),
+  createdAt: Str(), startedAt: NStr(), finishedAt: NStr(),
 });
 
 /** How a service shows in its project's answer: what a dashboard lists, no settings or secrets. */

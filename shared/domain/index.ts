@@ -4,6 +4,7 @@ import { accountAggregate } from './account/account.ts';
 import { projectAggregate } from './project/project.ts';
 import { sessionAggregate } from './session/session.ts';
 import { reservationAggregate } from './reservation/reservation.ts';
+import { usageAggregate } from './usage/usage.ts';
 import { registryAggregate } from './registry/registry.ts';
 import { backupAggregate } from './backup/backup.ts';
 import { destinationAggregate } from './destination/destination.ts';
@@ -15,6 +16,7 @@ import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { backupRunAggregate } from './backup/run.ts';
+import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -23,10 +25,10 @@ export interface Lookup {
 }
 
 export const aggregates: readonly AnyAggregate[] = [
-  projectAggregate, reservationAggregate, accountAggregate, sessionAggregate,
+  projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates), backupRunAggregate,
+  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate, backupRunAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [
@@ -43,4 +45,6 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbepsilonId' }, { collection: 'backuprun', field: 'backupId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
+  { collection: 'deployment', field: 'status' },
 ];

@@ -23,6 +23,10 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
+  /** Request metrics at `/metrics` and a log line per request; off only to measure their cost. */
+  readonly metrics: boolean;
+  /** `/ready` answers 503 while the read models are more events than this behind the log. */
+  readonly readyMaxLag: number;
   /** NATS servers of the JetStream bus (comma-separated); the in-process bus when unset. */
   readonly natsUrl: string | undefined;
   /** Deployments of different services that run at once. */
@@ -67,6 +71,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
     attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
     attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
+    metrics: env.BERTH_METRICS !== 'off',
+    readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),

@@ -90,6 +90,23 @@ describe('permission matrix over every operation', () => {
       }
 
       if (refusedWithoutToken) {
+        it('answers 401, not 400, to anonymous and garbage-token calls with an invalid payload', async () => {
+          const head = await berth.head();
+          for (const token of [null, 'garbage.token.here']) {
+            const answer = await berth.call(operation.name, { unexpectedField: 'x', ...(operation.method === 'POST' && { name: 42 }) }, { token });
+            assert.equal(answer.status, 401, JSON.stringify(answer.body));
+            assert.equal(answer.body.code, 'UNAUTHORIZED');
+            if (operation.method === 'POST') {
+              const raw = await berth.app.inject({
+                method: 'POST', url: `/api/${operation.name}`, payload: '{"not json',
+                headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+              });
+              assert.equal(raw.statusCode, 401, raw.body);
+            }
+          }
+          assert.equal(await berth.head(), head);
+        });
+
         it('refuses an expired token and a revoked token', async () => {
           const input = await inputFor(operation);
           const head = await berth.head();

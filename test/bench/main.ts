@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../support/http.ts';
 import { benchRebuild } from './rebuild.ts';
 import { backupRows, benchBackup } from './backup.ts';
+import { benchOperators } from './operators.ts';
 import type { ServerMessage } from './server.ts';
 
 const CONNECTIONS = 50;
@@ -21,7 +22,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,backup').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,operators,backup').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -206,6 +207,7 @@ async function main() {
     );
   }
 
+  if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, commandMix }));
   if (ONLY.has('backup')) rows.push(...backupRows(await benchBackup()));
 
   print(rows);

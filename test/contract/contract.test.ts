@@ -12,7 +12,7 @@ import { breaches, fieldsOf } from './schema-walk.ts';
 
 /** Operations whose capability comes with a later issue: they answer 501 and change nothing. */
 const PENDING = new Set([
-  ...['reload', 'stop', 'start', 'redeploy', 'deploy', 'cleanQueues', 'readProxyConfig', 'readAppMonitoring'].map((p) => `application.${p}`),
+  ...['readProxyConfig', 'readAppMonitoring'].map((p) => `application.${p}`),
   ...['cleanQueues', 'deploy', 'redeploy', 'stop'].map((p) => `compose.${p}`),
   ...['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'].flatMap((e) => ['start', 'stop', 'deploy', 'reload'].map((p) => `${e}.${p}`)),
   'registry.testRegistry', 'registry.enableSelfHostedRegistry',
@@ -33,6 +33,10 @@ const EXPECTED_STATUS: Record<string, number> = {
   'backup.restore': 400,
   // The sample stream name names no stream.
   'events.stream': 404,
+  // No reactors run here: the engine's answer does not come within the (short) bound.
+  'application.start': 409, 'application.stop': 409, 'application.reload': 409,
+  // Only a successful deployment can be rolled back to, and nothing runs deployments here.
+  'deployment.rollback': 400,
 };
 
 describe('contract: every operation of the interface', () => {
@@ -72,6 +76,9 @@ describe('contract: every operation of the interface', () => {
           assert.equal(answered, input[idField], `the answer is not the record ${idField}=${String(input[idField])}`);
         }
       });
+
+      // Once an admin exists, auth.createAdmin is CONFLICT before its payload is read (its bounds: setup-first.test.ts).
+      if (operation.name === 'auth.createAdmin') return;
 
       it('rejects an unknown field naming it, and appends nothing', async () => {
         const input = { ...(await validInput(operation, fixtures)), unexpectedField: 'x' };

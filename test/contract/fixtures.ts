@@ -14,6 +14,8 @@ const engineOfOperation = (operation: string): Engine => {
   return match ? (match[1]!.toLowerCase() as Engine) : 'dbgamma';
 };
 
+const freshPort = () => 20000 + (++counter % 40000);
+
 export class Fixtures {
   private certificate = selfSignedCertificate();
   constructor(private readonly berth: TestBerth) {}
@@ -22,8 +24,11 @@ export class Fixtures {
     return (await this.berth.ok('project.create', { name: unique('project') })).projectId;
   }
 
+  /** An application with a container image as its source, ready to deploy. */
   async application(): Promise<string> {
-    return (await this.berth.ok('application.create', { name: unique('app'), projectId: await this.project() })).applicationId;
+    const { applicationId } = await this.berth.ok('application.create', { name: unique('app'), projectId: await this.project() });
+    await this.berth.ok('application.saveContainerProvider', { applicationId, containerImage: 'shop:1' });
+    return applicationId;
   }
 
   async database(engine: Engine): Promise<string> {
@@ -76,7 +81,7 @@ export class Fixtures {
       case 'registryId': return (await this.berth.ok('registry.create', {
         registryName: unique('registry'), username: 'u', password: 'p', registryUrl: 'registry.example.com', registryType: 'cloud', imagePrefix: null,
       })).registryId;
-      case 'portId': return (await this.berth.ok('port.create', { publishedPort: 8080, targetPort: 80, applicationId: await this.application() })).portId;
+      case 'portId': return (await this.berth.ok('port.create', { publishedPort: freshPort(), targetPort: 80, applicationId: await this.application() })).portId;
       case 'redirectId': return (await this.berth.ok('redirects.create', {
         regex: '^/old', replacement: '/new', permanent: true, applicationId: await this.application(),
       })).redirectId;
@@ -84,6 +89,7 @@ export class Fixtures {
         applicationId: await this.application(), username: 'guard', password: 'secret',
       })).securityId;
       case 'certificateId': return this.certificateId();
+      case 'deploymentId': return (await this.berth.ok('application.deploy', { applicationId: await this.application() })).deploymentId;
       case 'id': return operation === 'compose.deployTemplate' ? 'whoami' : this.accountId();
       case 'userId': case 'authId': return this.accountId();
       default: return 'unknown-id';
@@ -101,9 +107,8 @@ export class Fixtures {
       case 'registryUrl': return 'registry.example.com';
       case 'certificateData': return this.certificate.certificateData;
       case 'privateKey': return this.certificate.privateKey;
-      case 'publishedPort': return 8080;
-      // Host ports are unique across databases: each call takes a fresh one.
-      case 'externalPort': return 20000 + (++counter % 40000);
+      // Host ports are one namespace across every service: each call takes a fresh one.
+      case 'publishedPort': case 'externalPort': return freshPort();
       case 'targetPort': return 80;
       case 'pin': return '123456';
       case 'databaseType': return 'dbgamma';

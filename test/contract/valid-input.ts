@@ -13,6 +13,7 @@ export async function validInput(operation: Operation, fixtures: Fixtures): Prom
     else if (ID_FIELD.test(field.name) && field.type === 'string' && field.required) input[field.name] = await fixtures.idFor(field.name, operation.name);
     else if (field.required) input[field.name] = sample(field);
   }
+  if (operation.name === 'deployment.all') input.applicationId = await fixtures.idFor('applicationId', operation.name);
   if (operation.name === 'backup.create') input.dbgammaId = await fixtures.idFor('dbgammaId', operation.name);
   if (operation.name === 'auth.login') Object.assign(input, { email: 'admin@berth.test', password: 'correct horse battery' });
   if (operation.name === 'auth.createUser' || operation.name === 'admin.getUserByToken') Object.assign(input, await fixtures.invitation());

@@ -33,6 +33,10 @@ export async function buildWorld(ok: Ok, options: { projects?: number } = {}): P
     const { applicationId } = await ok('application.create', { name: `app ${p}`, projectId });
     await ok('application.update', { applicationId, description: `the app of project ${p}`, env: `P=${p}` });
     reads.push(['application.one', { applicationId }]);
+    // Nothing runs the queue here: the deployment stays queued, as a record to read.
+    await ok('application.saveContainerProvider', { applicationId, containerImage: `shop:${p}` });
+    const { deploymentId } = await ok('application.deploy', { applicationId });
+    reads.push(['deployment.one', { deploymentId }], ['deployment.all', { applicationId }]);
     const { portId } = await ok('port.create', { publishedPort: 8000 + p, targetPort: 80, applicationId });
     const { redirectId } = await ok('redirects.create', { regex: `^/${p}/(.*)`, replacement: '/$1', permanent: p % 2 === 0, applicationId });
     const { securityId } = await ok('security.create', { applicationId, username: `user${p}`, password: `pw-${p}` });

@@ -165,7 +165,7 @@ describe('events: the history for auditors', () => {
       covered.add(aggregate.name);
     }
     // Backup runs have no `.one`: they are read as the list `backup.runs`.
-    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'session', 'backuprun'].includes(name));
+    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'usage', 'session', 'backuprun'].includes(name));
     assert.deepEqual([...covered].sort(), expected.sort());
   });
 

@@ -52,7 +52,8 @@ export const eventLogOf = async (berth: Berth) => JSON.stringify(await berth.inf
 export async function startBerth(options: { dataDir?: string; clock?: Clock; config?: Partial<Config> } = {}): Promise<TestBerth> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-test-'));
   const config = configFrom({}, {
-    dataDir, host: '127.0.0.1', port: 0, roles: ['projections'], logLevel: 'silent', sqliteSynchronous: 'NORMAL',
+    // No reactors run here unless a test starts them: start/stop/reload give up waiting soon.
+    dataDir, host: '127.0.0.1', port: 0, roles: ['projections'], logLevel: 'silent', sqliteSynchronous: 'NORMAL', actionWaitMs: 200,
     ...options.config,
   });
   const berth = await launch(config, options.clock);

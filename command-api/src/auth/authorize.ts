@@ -11,8 +11,11 @@ const OWNER_OF: Record<string, (doc: Record<string, unknown>) => unknown> = {
   redirectId: (doc) => doc.applicationId,
   securityId: (doc) => doc.applicationId,
   backupId: (doc) => doc[`${String(doc.databaseType)}Id`],
+  deploymentId: (doc) => doc.applicationId ?? doc.composeId,
 };
-const COLLECTION_OF: Record<string, string> = { portId: 'port', redirectId: 'redirect', securityId: 'security', backupId: 'backup' };
+const COLLECTION_OF: Record<string, string> = {
+  portId: 'port', redirectId: 'redirect', securityId: 'security', backupId: 'backup', deploymentId: 'deployment',
+};
 
 /** The service an id field names or belongs to; null when the record does not exist (the handler answers 404). */
 async function serviceOf(store: ReadStore, field: string, id: string): Promise<string | null> {

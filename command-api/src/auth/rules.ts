@@ -22,7 +22,7 @@ export type Rule =
 
 const SERVICE_GROUPS: Record<string, string> = {
   application: 'applicationId', compose: 'composeId', ...Object.fromEntries(ENGINES.map((engine) => [engine, `${engine}Id`])),
-  port: 'portId', redirects: 'redirectId', security: 'securityId', backup: 'backupId',
+  port: 'portId', redirects: 'redirectId', security: 'securityId', backup: 'backupId', deployment: 'deploymentId',
 };
 /** The id field of the records a service group creates (`application` → `applicationId`). */
 export const serviceIdFieldOf = (group: string): string | undefined => SERVICE_GROUPS[group];
@@ -56,6 +56,7 @@ const EXCEPTIONS: Record<string, Rule> = {
   'redirects.create': { kind: 'service', field: 'applicationId' },
   'security.create': { kind: 'service', field: 'applicationId' },
   'backup.create': { kind: 'service', field: (input) => `${String(input.databaseType)}Id` },
+  'deployment.all': { kind: 'service', field: (input) => (input.composeId === undefined ? 'applicationId' : 'composeId') },
 };
 
 export function ruleOf(operation: Operation): Rule {

@@ -10,13 +10,24 @@ import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { change, one, removal, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
+import { claim, hostPort, moveName, release } from './reservations.ts';
 
-export const removePort = (portId: string, ctx: Context) =>
-  removal(portAggregate, () => ({ type: 'RemovePort', data: { portId } }))({}, ctx);
+/** Removes a port, then lets its host port go. */
+export async function removePort(portId: string, ctx: Context) {
+  const { before } = await ctx.execute(portAggregate, portId, { type: 'RemovePort', data: { portId } });
+  if (before) await release(ctx, 'hostPort', hostPort(before.publishedPort, before.protocol), portId);
+  return ctx.view(portAggregate, before);
+}
 export const removeRedirect = (redirectId: string, ctx: Context) =>
   removal(redirectAggregate, () => ({ type: 'RemoveRedirect', data: { redirectId } }))({}, ctx);
-export const removeSecurity = (securityId: string, ctx: Context) =>
-  removal(securityAggregate, () => ({ type: 'RemoveSecurity', data: { securityId } }))({}, ctx);
+/** Removes a basic-auth user, then lets its username go. */
+export async function removeSecurity(securityId: string, ctx: Context) {
+  const { before } = await ctx.execute(securityAggregate, securityId, { type: 'RemoveSecurity', data: { securityId } });
+  if (before) await release(ctx, 'basicAuth', usernameOf(before.applicationId, before.username), securityId);
+  return ctx.view(securityAggregate, before);
+}
+/** A basic-auth username as reserved: unique within its application. */
+const usernameOf = (applicationId: string, username: string) => `${applicationId}/${username}`;
 
 interface ChildKind {
   /** Key of the list in an application's answer. */
@@ -58,25 +69,30 @@ const ofApplication = (applicationId: string, ctx: Context) =>
   ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
 
 export const port: GroupHandlers<typeof contract.port> = {
-  create: change(portAggregate, async (input, ctx) => {
+  create: async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
-    return {
+    const portId = newId();
+    const protocol = input.protocol ?? 'tcp';
+    // The host's ports are one namespace for every service: claimed in the log before the port is written.
+    await claim(ctx, 'hostPort', hostPort(input.publishedPort, protocol), portId, 'publishedPort');
+    return change(portAggregate, async () => ({
       type: 'CreatePort',
       data: {
-        portId: newId(), publishedPort: input.publishedPort, targetPort: input.targetPort,
-        protocol: input.protocol ?? 'tcp', applicationId: input.applicationId, createdAt: ctx.now,
-        taken: await bindingsOf(input.applicationId, ctx),
+        portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol,
+        applicationId: input.applicationId, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx),
       },
-    } satisfies PortCommand;
-  }),
+    } satisfies PortCommand))(input, ctx);
+  },
   one: one(portAggregate),
-  update: change(portAggregate, async (input, ctx) => {
+  update: async (input, ctx) => {
     const current = await ctx.mustLoad(portAggregate, input.portId, 'portId');
-    return {
-      type: 'UpdatePort',
-      data: { ...input, protocol: input.protocol ?? 'tcp', taken: await bindingsOf(current.applicationId, ctx) },
-    } satisfies PortCommand;
-  }),
+    const protocol = input.protocol ?? 'tcp';
+    const next = hostPort(input.publishedPort, protocol);
+    return moveName(ctx, 'hostPort', hostPort(current.publishedPort, current.protocol), next, input.portId,
+      () => change(portAggregate, async () => ({
+        type: 'UpdatePort', data: { ...input, protocol, taken: await bindingsOf(current.applicationId, ctx) },
+      } satisfies PortCommand))(input, ctx), 'publishedPort');
+  },
   delete: (input, ctx) => removePort(input.portId, ctx),
 };
 
@@ -91,26 +107,30 @@ export const redirects: GroupHandlers<typeof contract.redirects> = {
 };
 
 export const security: GroupHandlers<typeof contract.security> = {
-  create: change(securityAggregate, async (input, ctx) => {
+  create: async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
-    return {
+    const securityId = newId();
+    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username');
+    return change(securityAggregate, async () => ({
       type: 'CreateSecurity',
       data: {
-        securityId: newId(), applicationId: input.applicationId, username: input.username,
+        securityId, applicationId: input.applicationId, username: input.username,
         password: ctx.secrets.seal(input.password), createdAt: ctx.now, taken: await usersOf(input.applicationId, ctx),
       },
-    } satisfies SecurityCommand;
-  }),
+    } satisfies SecurityCommand))(input, ctx);
+  },
   one: one(securityAggregate),
-  update: change(securityAggregate, async (input, ctx) => {
+  update: async (input, ctx) => {
     const current = await ctx.mustLoad(securityAggregate, input.securityId, 'securityId');
-    return {
-      type: 'UpdateSecurity',
-      data: {
-        securityId: input.securityId, username: input.username,
-        password: resealed(ctx, current.password, input.password), taken: await usersOf(current.applicationId, ctx),
-      },
-    } satisfies SecurityCommand;
-  }),
+    const name = (username: string) => usernameOf(current.applicationId, username);
+    return moveName(ctx, 'basicAuth', name(current.username), name(input.username), input.securityId,
+      () => change(securityAggregate, async () => ({
+        type: 'UpdateSecurity',
+        data: {
+          securityId: input.securityId, username: input.username,
+          password: resealed(ctx, current.password, input.password), taken: await usersOf(current.applicationId, ctx),
+        },
+      } satisfies SecurityCommand))(input, ctx), 'username');
+  },
   delete: (input, ctx) => removeSecurity(input.securityId, ctx),
 };

@@ -10,6 +10,8 @@ import { registryAggregate } from '@berth/shared/domain/registry/registry';
 import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { withAppName } from './app-name.ts';
+import { REGISTRY_USE } from './registry.ts';
+import { moveUse } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 
@@ -39,8 +41,10 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
       applicationId,
     },
   };
-  return withAppName(ctx, current.appName, input.appName, applicationId, async () => {
-    const { after } = await ctx.execute(applicationAggregate, applicationId, command);
-    return ctx.view(applicationAggregate, after);
-  });
+  // The registry counts the application among its users in the log, so it cannot be removed meanwhile.
+  return withAppName(ctx, current.appName, input.appName, applicationId, () =>
+    moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, async () => {
+      const { after } = await ctx.execute(applicationAggregate, applicationId, command);
+      return ctx.view(applicationAggregate, after);
+    }));
 }

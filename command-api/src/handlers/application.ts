@@ -4,13 +4,16 @@ import {
   applicationAggregate, newApplication, type ApplicationCommand,
 } from '@berth/shared/domain/application/application';
 import type { BuildType } from '@berth/shared/domain/application/record';
+import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
+import { stopUsing } from './reservations.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
+import { applicationRuntime } from './application-runtime.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
 /** A command on an existing application: answers the record after it. */
@@ -25,11 +28,9 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
   await removeChildrenOf(applicationId, ctx);
   const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
   if (before) await releaseAppName(ctx, before.appName, applicationId);
+  if (before?.registryId) await stopUsing(ctx, 'registry', before.registryId, applicationId);
   return ctx.view(applicationAggregate, before);
 }
-
-/** The effect of these lives in the deployer, not built yet: NOT_FOUND or NOT_IMPLEMENTED, nothing appended. */
-const deployments = pending<{ applicationId: string }>('deployments', applicationAggregate);
 
 export const application: GroupHandlers<typeof contract.application> = {
   create: async (input, ctx) => {
@@ -47,7 +48,7 @@ export const application: GroupHandlers<typeof contract.application> = {
   one: async (input, ctx) => ({
     ...(await ctx.one(applicationAggregate, input.applicationId)),
     ...(await childrenOf(input.applicationId, ctx)),
-    deployments: [], // kept by the deployer, not built yet
+    deployments: await ctx.list(deploymentAggregate, 'applicationId', input.applicationId),
   }),
   update: updateApplication,
   delete: (input, ctx) => removeApplication(input.applicationId, ctx),
@@ -72,12 +73,7 @@ export const application: GroupHandlers<typeof contract.application> = {
   refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
-  reload: deployments,
-  stop: deployments,
-  start: deployments,
-  redeploy: deployments,
-  deploy: deployments,
-  cleanQueues: deployments,
+  ...applicationRuntime,
   readProxyConfig: pending('proxy', applicationAggregate),
   // Asked by runtime name, of any kind of service: nothing to look up until monitoring exists.
   readAppMonitoring: pending('monitoring'),

@@ -134,7 +134,7 @@ export const auth: GroupHandlers<typeof contract.auth> = {
 type ProfileInput = { email: string | null; password: string | null; image?: string; rol?: 'admin' | 'user' };
 
 async function updateProfile(ctx: Context, account: Account, input: ProfileInput): Promise<void> {
-  if (input.password !== null && input.password.length < 8) throw badRequest('password', 'must be at least 8 character(s) long');
+  if (input.password !== null && input.password.length < 8) throw badRequest('password', 'must be at least 8 characters long');
   const passwordHash = input.password === null ? undefined : await hashPassword(input.password);
   const email = input.email ? normalEmail(input.email) : undefined;
   await changeEmail(ctx, account, email, () => ctx.execute(accountAggregate, account.id, {

@@ -10,13 +10,13 @@ import {
   databaseAggregates, idFieldOf, type Credentials, type Database, type DatabasePatch,
 } from '@berth/shared/domain/database/database';
 import { projectAggregate } from '@berth/shared/domain/project/project';
-import { conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
 import { removeBackupsOf } from './backup.ts';
 import { pending, type GroupHandlers, type Handler } from './kit.ts';
+import { hostPort, moveName, release } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import type { ServiceKind } from './services.ts';
 
@@ -29,18 +29,11 @@ const PASSWORDS = ['databasePassword', 'databaseRootPassword'] as const;
 const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFields(engine).includes(field));
 
 /**
- * A host port serves one database: an `externalPort` another database (of any engine) already
- * publishes is CONFLICT naming the field.
+ * Applies a change that may publish the database on another host port (or on none): the port is
+ * claimed in the host's one namespace of ports first, so no other service can hold it too.
  */
-async function mustBeFreePort(ctx: Context, port: unknown, engine: Engine, id: string): Promise<void> {
-  if (typeof port !== 'number') return;
-  for (const other of ENGINES) {
-    const idField = idFieldOf(other);
-    const holder = (await ctx.infra.readStore.find(other, 'externalPort', port))
-      .find((doc) => !(other === engine && doc[idField] === id));
-    if (holder) throw conflict(`externalPort ${port} is already published by ${other} ${String(holder.appName)}`, 'externalPort');
-  }
-}
+const withExternalPort = <T>(ctx: Context, current: number | null, next: number | null | undefined, id: string, apply: () => Promise<T>) =>
+  moveName(ctx, 'hostPort', current === null ? null : hostPort(current), next == null ? next : hostPort(next), id, apply, 'externalPort');
 
 /** Removes a database as its `remove` does: its backups first, then the database, then its appName. */
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
@@ -50,6 +43,7 @@ export async function removeDatabase(engine: Engine, id: string, ctx: Context): 
   await removeBackupsOf(ctx, idField, id);
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);
+  if (before?.externalPort != null) await release(ctx, 'hostPort', hostPort(before.externalPort), id);
   return ctx.view(aggregate, before);
 }
 
@@ -95,7 +89,6 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (typeof input.projectId === 'string' && input.projectId !== current.projectId) {
       await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
     }
-    await mustBeFreePort(ctx, input.externalPort, engine, id);
     // createdAt is when the record was made, not a setting: it is ignored, as the id is.
     const { [idField]: _id, createdAt: _createdAt, ...fields } = input;
     for (const field of passwordsOf(engine)) {
@@ -106,7 +99,8 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     }
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
-    return withAppName(ctx, current.appName, patch.appName, id, () => save(() => patch)(input, ctx));
+    return withAppName(ctx, current.appName, patch.appName, id, () =>
+      withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx)));
   };
 
   const runtime = pending<Input>('database runtime', aggregate, idField);
@@ -120,10 +114,11 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     update,
     remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
     saveEnvironment: save((input) => ({ env: (input.env as string | null | undefined) ?? null })),
-    saveExternalPort: save(async (input, ctx) => {
-      await mustBeFreePort(ctx, input.externalPort, engine, idOf(input));
-      return { externalPort: input.externalPort as number | null };
-    }),
+    saveExternalPort: async (input: Input, ctx) => {
+      const current = await ctx.mustLoad(aggregate, idOf(input), idField);
+      const externalPort = input.externalPort as number | null;
+      return withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
+    },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);
       const command = { type: 'ChangeDatabaseStatus', data: { [idField]: id, applicationStatus: input.applicationStatus as Status } } as const;

@@ -1,10 +1,13 @@
 import type { contract } from '@berth/shared/contract/index';
-import { backupAggregate } from '@berth/shared/domain/backup/backup';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { badRequest } from '@berth/shared/errors';
 import { ObjectStorageError } from '@berth/shared/ports/object-storage';
 import { newId } from '@berth/shared/ids';
-import { all, change, mustBeUnused, one, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { retire } from './reservations.ts';
+
+/** How the log's count of a destination's backups speaks of it. */
+export const DESTINATION_USE = { label: 'Destination', field: 'destinationId', users: 'backup(s)' } as const;
 import { resealed } from './secret-update.ts';
 
 /** The field a refusal of the bucket points at, by the server's (or the network's) code. */
@@ -42,7 +45,7 @@ export const destination: GroupHandlers<typeof contract.destination> = {
   remove: removal(destinationAggregate, async (input, ctx) => {
     await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
     // A backup keeps uploading to its destination: removing it would leave backups that can only fail.
-    await mustBeUnused(ctx, backupAggregate, 'destinationId', input.destinationId,
+    await retire(ctx, 'destination', input.destinationId, DESTINATION_USE,
       'Destination is used by backups; remove them or move them to another destination first');
     return { type: 'RemoveDestination', data: { destinationId: input.destinationId } };
   }),

@@ -13,13 +13,14 @@ import { backup } from './backup.ts';
 import { destination } from './destination.ts';
 import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
+import { deployment } from './deployment.ts';
 import { events } from './events.ts';
 
 const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   project, auth, admin, user,
   application, port, redirects, security,
   compose, ...databaseGroups,
-  backup, destination, registry, certificates, events,
+  backup, destination, registry, certificates, deployment, events,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */

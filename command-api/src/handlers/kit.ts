@@ -3,7 +3,6 @@ import type { Operation, InputOf } from '@berth/shared/contract/operation';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { notImplemented } from '@berth/shared/errors';
 import type { Doc } from '@berth/shared/ports/read-store';
-import { conflict } from '@berth/shared/errors';
 import type { CommandOf, Context } from '../context.ts';
 
 export type Handler<I = unknown> = (input: I, ctx: Context) => Promise<unknown>;
@@ -35,12 +34,6 @@ export const change = <I extends Input>(aggregate: AnyAggregate, build: CommandB
   };
 
 const idOf = (aggregate: AnyAggregate, command: Command) => String((command.data as Input)[aggregate.idField]);
-
-/** CONFLICT naming `field` while records of `users` still point at the record being removed. */
-export async function mustBeUnused(ctx: Context, users: AnyAggregate, field: string, id: string, why: string): Promise<void> {
-  const count = (await ctx.list(users, field, id)).length;
-  if (count > 0) throw conflict(`${why} (${count} ${users.label.toLowerCase()} record(s))`, field);
-}
 
 /** A removal: answers the record as it was. */
 export const removal = <I extends Input>(aggregate: AnyAggregate, build: CommandBuilder<I>): Handler<I> =>

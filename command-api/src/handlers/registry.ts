@@ -1,11 +1,14 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate } from '@berth/shared/domain/account/account';
-import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { registryAggregate, type RegistryType } from '@berth/shared/domain/registry/registry';
 import { mustBeRegistryUrl } from '@berth/shared/domain/registry/registry-url';
 import { badRequest, conflict, unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
-import { all, change, mustBeUnused, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { all, change, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { retire } from './reservations.ts';
+
+/** How the log's count of a registry's applications speaks of it. */
+export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'application(s)' } as const;
 import { resealed } from './secret-update.ts';
 
 /** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
@@ -49,8 +52,7 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   remove: removal(registryAggregate, async (input, ctx) => {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     // An application pushes its images to its registry and nodes pull from it: it must be unset first.
-    await mustBeUnused(ctx, applicationAggregate, 'registryId', input.registryId,
-      'Registry is used by applications; set another registry on them first');
+    await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'Registry is used by applications; set another registry on them first');
     return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
   }),
   testRegistry: pendingAccess(),

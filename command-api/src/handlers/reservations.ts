@@ -1,9 +1,15 @@
-// A name that must be unique across records (an appName, an email, the one admin) is claimed in
-// a reservation stream before the record that carries it is written, and let go after.
+// Rules that span records are decided against the log, in streams of their own appended with the
+// revision that was read, so two concurrent requests can never both win:
+// - a name that must be unique (an appName, an email, the one admin, a host port, a basic-auth
+//   username) is claimed before the record that carries it is written, and let go after;
+// - a resource others depend on (a destination, a registry) counts its users, and is retired
+//   only while it has none.
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import { usageAggregate, usageKey, type UsageWords } from '@berth/shared/domain/usage/usage';
 import type { Context } from '../context.ts';
 
 type Scope = Parameters<typeof reservationKey>[0];
+type Kind = Parameters<typeof usageKey>[0];
 
 /** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
 export async function claim(ctx: Context, scope: Scope, name: string, owner: string, field: string = scope): Promise<void> {
@@ -17,16 +23,49 @@ export async function release(ctx: Context, scope: Scope, name: string, owner: s
 }
 
 /**
- * Applies a change that may move a record to another name: the new name is claimed first, then
- * the change is applied, and only then is the old name let go, so a failure leaves the record
- * with a name it owns.
+ * Applies a change that moves a record from one claim to another (either may be null, none):
+ * the new one is taken first, then the change is applied, and only then is the old one let go,
+ * so a failure leaves the record with a claim it owns. `next` undefined leaves it as it is.
  */
-export async function moveName<T>(
-  ctx: Context, scope: Scope, current: string, next: string | undefined, owner: string, apply: () => Promise<T>,
+async function moving<T>(
+  current: string | null, next: string | null | undefined,
+  take: (name: string) => Promise<void>, letGo: (name: string) => Promise<void>, apply: () => Promise<T>,
 ): Promise<T> {
   if (next === undefined || next === current) return apply();
-  await claim(ctx, scope, next, owner);
+  if (next !== null) await take(next);
   const result = await apply();
-  await release(ctx, scope, current, owner);
+  if (current !== null) await letGo(current);
   return result;
 }
+
+/** Applies a change that may move a record to another unique name (or to none). */
+export const moveName = <T>(
+  ctx: Context, scope: Scope, current: string | null, next: string | null | undefined, owner: string,
+  apply: () => Promise<T>, field: string = scope,
+): Promise<T> => moving(current, next, (name) => claim(ctx, scope, name, owner, field), (name) => release(ctx, scope, name, owner), apply);
+
+/** A host port as reserved: the port and its protocol (a database's external port is TCP). */
+export const hostPort = (port: number, protocol = 'tcp') => `${port}/${protocol}`;
+
+/** Adds `user` to the users of a resource; NOT_FOUND naming its field when it is being removed. */
+export async function use(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {
+  const key = usageKey(kind, id);
+  await ctx.execute(usageAggregate, key, { type: 'Use', data: { key, user, words } });
+}
+
+export async function stopUsing(ctx: Context, kind: Kind, id: string, user: string): Promise<void> {
+  const key = usageKey(kind, id);
+  await ctx.execute(usageAggregate, key, { type: 'StopUsing', data: { key, user } });
+}
+
+/** Lets a resource go for good; CONFLICT naming its field, saying `why`, while it has users. */
+export async function retire(ctx: Context, kind: Kind, id: string, words: UsageWords, why: string): Promise<void> {
+  const key = usageKey(kind, id);
+  await ctx.execute(usageAggregate, key, { type: 'Retire', data: { key, words, why } });
+}
+
+/** Applies a change that may move a record from using one resource to another (either may be null). */
+export const moveUse = <T>(
+  ctx: Context, kind: Kind, current: string | null, next: string | null | undefined, user: string, words: UsageWords,
+  apply: () => Promise<T>,
+): Promise<T> => moving(current, next, (id) => use(ctx, kind, id, user, words), (id) => stopUsing(ctx, kind, id, user), apply);

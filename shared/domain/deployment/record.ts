@@ -1,11 +1,9 @@
 // One deployment of a service: a deploy, a redeploy or a rollback, from queued to its end.
 import type { Status } from '../../contract/schema.ts';
+import type { DEPLOYMENT_KINDS, DEPLOYMENT_STATUSES, TRIGGERS } from '../../contract/deployment-values.ts';
 
-export const DEPLOYMENT_STATUSES = ['queued', 'running', 'done', 'error', 'cancelled'] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
-export const DEPLOYMENT_KINDS = ['deploy', 'redeploy', 'rollback'] as const;
 export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number];
-export const TRIGGERS = ['account', 'webhook'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 export const FINISHED: ReadonlySet<DeploymentStatus> = new Set(['done', 'error', 'cancelled']);

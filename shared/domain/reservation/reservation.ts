@@ -17,7 +17,11 @@ export type ReservationEvent =
   | { type: 'NameReserved'; data: Reservation }
   | { type: 'NameReleased'; data: Reservation };
 
-export const reservationKey = (scope: 'appName' | 'email' | 'instance', name: string) => `${scope}:${name}`;
+/**
+ * `hostPort` names `<port>/<protocol>`: database external ports and application published ports
+ * share the host's ports. `basicAuth` names `<applicationId>/<username>`.
+ */
+export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth', name: string) => `${scope}:${name}`;
 
 export const reservationAggregate: Aggregate<Reservation, ReservationCommand, ReservationEvent> = {
   name: 'reservation',

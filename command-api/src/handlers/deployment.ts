@@ -1,0 +1,65 @@
+// The deployment group (beyond the spec): list, read, follow, cancel, roll back.
+import { deploymentLogsOf } from '@berth/shared/adapters/deployment-logs';
+import type { contract } from '@berth/shared/contract/index';
+import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { badRequest, notFound } from '@berth/shared/errors';
+import type { Context } from '../context.ts';
+import { FollowedLog } from './deployment-logs.ts';
+import { queueDeployment, waitForEvent } from './deployment-queue.ts';
+import type { GroupHandlers } from './kit.ts';
+
+async function all(input: { applicationId?: string; composeId?: string }, ctx: Context) {
+  const given = (['applicationId', 'composeId'] as const).filter((field) => input[field] !== undefined);
+  if (given.length !== 1) throw badRequest('applicationId', 'give exactly one of applicationId or composeId');
+  const field = given[0]!;
+  return ctx.list(deploymentAggregate, field, input[field]!);
+}
+
+async function cancel({ deploymentId }: { deploymentId: string }, ctx: Context) {
+  const { after } = await ctx.execute(deploymentAggregate, deploymentId, { type: 'CancelDeployment', data: { deploymentId, at: ctx.now } });
+  if (after && !FINISHED.has(after.status)) {
+    // A running one stops once its reactor has seen the request: wait (bounded) for its end.
+    await waitForEvent(ctx, 'deployment', deploymentId, ctx.position, (event) =>
+      ['DeploymentCancelled', 'DeploymentFailed', 'DeploymentFinished'].includes(event.type));
+    ctx.forget(deploymentAggregate, deploymentId);
+  }
+  return ctx.view(deploymentAggregate, (await ctx.load(deploymentAggregate, deploymentId)).state);
+}
+
+async function rollback({ deploymentId, applicationId }: { deploymentId: string; applicationId?: string }, ctx: Context) {
+  const target = await ctx.mustLoad(deploymentAggregate, deploymentId, 'deploymentId') as Deployment;
+  if (!target.applicationId) throw badRequest('deploymentId', 'only an application deployment can be rolled back to');
+  if (applicationId !== undefined && applicationId !== target.applicationId) {
+    throw badRequest('deploymentId', 'that deployment belongs to another service');
+  }
+  if (target.status !== 'done' || !target.image) throw badRequest('deploymentId', `only a successful deployment can be rolled back to (this one is ${target.status})`);
+  return queueDeployment(ctx, target.applicationId, {
+    kind: 'rollback', title: `Rollback to ${target.title} of ${target.createdAt}`, trigger: 'account', image: target.image, rollbackOf: deploymentId,
+  });
+}
+
+async function logs({ deploymentId, follow }: { deploymentId: string; follow?: 'true' | 'false' }, ctx: Context) {
+  const deployment = await ctx.mustLoad(deploymentAggregate, deploymentId, 'deploymentId') as Deployment;
+  const store = deploymentLogsOf(ctx.infra.config.dataDir);
+  if (follow === 'true') {
+    return new FollowedLog(store, deploymentId, async () => {
+      ctx.forget(deploymentAggregate, deploymentId);
+      return (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment | null;
+    });
+  }
+  return { deploymentId, status: deployment.status, log: await store.read(deploymentId) };
+}
+
+export const deployment: GroupHandlers<typeof contract.deployment> = {
+  all,
+  one: async (input, ctx) => {
+    // From the log: a deployment's status moves while the read model may lag a moment behind.
+    ctx.forget(deploymentAggregate, input.deploymentId);
+    const { state } = await ctx.load(deploymentAggregate, input.deploymentId);
+    if (!state) throw notFound('deploymentId', 'Deployment');
+    return ctx.view(deploymentAggregate, state);
+  },
+  logs,
+  cancel,
+  rollback,
+};

@@ -1,0 +1,183 @@
+// The deployer: takes queued deployments from the bus into the queue, runs each through the
+// engine work, and reports every step through the deciders (deployment and application status).
+// On start it resolves what a crash left behind: a deployment still `running` failed with reason
+// "interrupted" (its service's status follows), the queued ones queued again in their order.
+import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import type { Application } from '@berth/shared/domain/application/record';
+import type { DeploymentStep } from '@berth/shared/domain/application/status';
+import {
+  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment,
+} from '@berth/shared/domain/deployment/deployment';
+import type { RecordedEvent } from '@berth/shared/events/event';
+import type { Clock } from '@berth/shared/ports/clock';
+import type { EventStore } from '@berth/shared/ports/event-store';
+import type { ReadStore } from '@berth/shared/ports/read-store';
+import { load } from '@berth/shared/runtime/execute';
+import type { Reactor } from '../runtime/reactor.ts';
+import type { Report } from '../runtime/report.ts';
+import { DeploymentQueue } from './queue.ts';
+import { secretsOf } from './secrets.ts';
+import type { RunDeployment } from './work.ts';
+
+export interface DeployerDeps {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly secrets: SecretBox;
+  readonly clock: Clock;
+  readonly report: Report;
+  readonly logs: DeploymentLogs;
+  readonly run: RunDeployment;
+  readonly concurrency: number;
+  readonly keep: number;
+}
+
+interface Job {
+  readonly deploymentId: string;
+  readonly serviceId: string;
+  /** The event the job's reports are caused by. */
+  readonly cause: RecordedEvent | null;
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
+
+export class Deployer {
+  readonly queue: DeploymentQueue<Job>;
+  private readonly running = new Map<string, AbortController>();
+  private stopping = false;
+
+  constructor(private readonly deps: DeployerDeps) {
+    this.queue = new DeploymentQueue<Job>(deps.concurrency, (job) => this.runJob(job));
+  }
+
+  private now = () => this.deps.clock.now().toISOString();
+
+  private async deployment(id: string): Promise<Deployment | null> {
+    return (await load(this.deps.eventStore, deploymentAggregate, id)).state as Deployment | null;
+  }
+
+  private async follow(deployment: Deployment, step: DeploymentStep, cause: RecordedEvent | null): Promise<void> {
+    if (!deployment.applicationId) return; // compose services follow their own deployments
+    await this.deps.report(applicationAggregate, deployment.applicationId, {
+      type: 'FollowDeployment',
+      data: { applicationId: deployment.applicationId, deploymentId: deployment.deploymentId, step, statusBefore: deployment.statusBefore },
+    }, cause);
+  }
+
+  private async runJob({ deploymentId, cause }: Job): Promise<void> {
+    const { report } = this.deps;
+    const queued = await this.deployment(deploymentId);
+    if (!queued?.applicationId || queued.status !== 'queued') return;
+    const application = (await load(this.deps.eventStore, applicationAggregate, queued.applicationId)).state as Application | null;
+    if (!application) {
+      await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the application was deleted' } }, cause);
+      return;
+    }
+    const started = await report<Deployment>(deploymentAggregate, deploymentId, {
+      type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: application.applicationStatus },
+    }, cause);
+    if (started.position === 0 || !started.after) return; // cancelled meanwhile, or another reactor took it
+    await this.follow(started.after, 'started', cause);
+    const controller = new AbortController();
+    this.running.set(deploymentId, controller);
+    const log = this.deps.logs.writer(deploymentId, await secretsOf(application, this.deps.readStore, this.deps.secrets));
+    let ended: Deployment | null = null;
+    let step: DeploymentStep;
+    try {
+      log.line(`${started.after.title} of ${application.appName} (${queued.kind}) started`);
+      const result = await this.deps.run({
+        deploymentId, kind: queued.kind, application, image: queued.image, log: (line) => log.line(line), signal: controller.signal,
+      });
+      log.line(`Done: ${result.image}${result.revision ? ` at ${result.revision}` : ''}`);
+      ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
+        type: 'FinishDeployment', data: { deploymentId, at: this.now(), image: result.image, revision: result.revision },
+      }, cause)).after;
+      step = 'done';
+    } catch (error) {
+      if (this.stopping) {
+        log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+        ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
+          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED },
+        }, cause)).after;
+        step = 'error';
+      } else if (controller.signal.aborted) {
+        log.line('Cancelled: the service stays on its previous version');
+        ended = (await report<Deployment>(deploymentAggregate, deploymentId, { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }, cause)).after;
+        step = 'cancelled';
+      } else {
+        log.line(`Failed: ${reasonOf(error)}`);
+        ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
+          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: reasonOf(error) },
+        }, cause)).after;
+        step = 'error';
+      }
+    } finally {
+      this.running.delete(deploymentId);
+    }
+    if (ended) await this.follow(ended, step, cause);
+    await this.prune(serviceOf(queued), cause);
+  }
+
+  /** Keeps the latest `keep` finished deployments of the service, with their logs. */
+  private async prune(serviceId: string, cause: RecordedEvent | null): Promise<void> {
+    const docs = [
+      ...await this.deps.readStore.find('deployment', 'applicationId', serviceId),
+      ...await this.deps.readStore.find('deployment', 'composeId', serviceId),
+    ] as unknown as Deployment[];
+    const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    for (const old of finished.slice(this.deps.keep)) {
+      await this.deps.report(deploymentAggregate, old.deploymentId, { type: 'PruneDeployment', data: { deploymentId: old.deploymentId } }, cause);
+      this.deps.logs.remove(old.deploymentId);
+    }
+  }
+
+  /** Aborts the work of a running deployment (it then reports itself cancelled). */
+  abort(deploymentId: string): void {
+    this.running.get(deploymentId)?.abort(new Error('cancelled'));
+  }
+
+  /** A shutdown: nothing new starts, the running work is stopped and failed as interrupted. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const controller of this.running.values()) controller.abort(new Error(INTERRUPTED));
+    await this.queue.pause();
+  }
+
+  /** What a crash left: running ones failed as interrupted, queued ones queued again in order. */
+  async recover(): Promise<void> {
+    const { readStore, eventStore } = this.deps;
+    await readStore.waitFor(await eventStore.head(), 30_000).catch(() => {});
+    for (const doc of await readStore.find('deployment', 'status', 'running')) {
+      const deploymentId = String(doc.deploymentId);
+      if (this.running.has(deploymentId)) continue;
+      const failed = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, {
+        type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED },
+      }, null);
+      if (failed.position > 0 && failed.after) {
+        this.deps.logs.writer(deploymentId, []).line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+        await this.follow(failed.after, 'error', null);
+      }
+    }
+    const queued = (await readStore.find('deployment', 'status', 'queued') as unknown as Deployment[])
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const deployment of queued) this.queue.add({ deploymentId: deployment.deploymentId, serviceId: serviceOf(deployment), cause: null });
+  }
+
+  /** The reactor over deployment events. */
+  reactor(): Reactor {
+    return {
+      name: 'deployer',
+      aggregate: 'deployment',
+      handle: async (event) => {
+        const { deploymentId } = event.data as { deploymentId: string };
+        if (event.type === 'DeploymentQueued') {
+          const deployment = event.data as Deployment;
+          if (deployment.applicationId) this.queue.add({ deploymentId, serviceId: serviceOf(deployment), cause: event });
+        } else if (event.type === 'DeploymentCancellationRequested') {
+          this.abort(deploymentId);
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,134 @@
+// Rules that span records are decided against the log: many requests claiming the same thing at
+// once, exactly one wins, the others answer 409, and the log holds one claim.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { databaseCredentials } from '../support/databases.ts';
+
+const RACERS = 50;
+const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+
+describe('races on the rules the log decides', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'races' }));
+  });
+  after(() => berth.stop());
+
+  const application = async () => (await berth.ok('application.create', { name: 'app', projectId })).applicationId as string;
+  const database = async () => (await berth.ok('dbgamma.create', {
+    name: 'db', appName: 'db', projectId, ...databaseCredentials('dbgamma'),
+  })).dbgammaId as string;
+  let nextPort = 30000 + Math.floor(Math.random() * 20000);
+
+  /** Exactly one 200, every other answer 409 naming `field`. */
+  function oneWinner(answers: Array<{ status: number; body: { issues?: Array<{ path?: string }> } }>, field: string) {
+    const statuses = answers.map((answer) => answer.status);
+    assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(statuses));
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      assert.equal(answer.status, 409, JSON.stringify(answer.body));
+      assert.equal(answer.body.issues?.[0]?.path, field);
+    }
+  }
+
+  /** How many times the log reserved `key`. */
+  async function claimsOf(key: string) {
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-${key}`);
+    return events.filter((event) => event.type === 'NameReserved').length;
+  }
+
+  it('one host port: databases and applications publishing it at once, one wins', async () => {
+    const port = nextPort++;
+    const databases = await times(RACERS / 2, database);
+    const applications = await times(RACERS / 2, application);
+    const answers = await Promise.all([
+      ...databases.map((dbgammaId) => berth.call('dbgamma.saveExternalPort', { dbgammaId, externalPort: port })),
+      ...applications.map((applicationId) => berth.call('port.create', { applicationId, publishedPort: port, targetPort: 80 })),
+    ]);
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 1, JSON.stringify(answers.map((a) => a.status)));
+    assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 409));
+    assert.equal(await claimsOf(`hostPort:${port}/tcp`), 1);
+  });
+
+  it('one published port: applications claiming it at once, one wins; freed when its port goes', async () => {
+    const port = nextPort++;
+    const applications = await times(RACERS, application);
+    const answers = await Promise.all(applications.map((applicationId) =>
+      berth.call('port.create', { applicationId, publishedPort: port, targetPort: 80 })));
+    oneWinner(answers, 'publishedPort');
+    assert.equal(await claimsOf(`hostPort:${port}/tcp`), 1);
+    const winner = answers.find((answer) => answer.status === 200)!.body as { portId: string };
+    await berth.ok('port.delete', { portId: winner.portId });
+    await berth.ok('dbgamma.saveExternalPort', { dbgammaId: await database(), externalPort: port });
+  });
+
+  it('one database external port: databases saving it at once, one wins', async () => {
+    const port = nextPort++;
+    const databases = await times(RACERS, database);
+    const answers = await Promise.all(databases.map((dbgammaId) => berth.call('dbgamma.saveExternalPort', { dbgammaId, externalPort: port })));
+    oneWinner(answers, 'externalPort');
+    assert.equal(await claimsOf(`hostPort:${port}/tcp`), 1);
+  });
+
+  it('one basic-auth username per application: users created at once, one wins', async () => {
+    const applicationId = await application();
+    const answers = await times(RACERS, () => berth.call('security.create', { applicationId, username: 'ops', password: 'secret' }));
+    oneWinner(answers, 'username');
+    assert.equal(await claimsOf(`basicAuth:${applicationId}/ops`), 1);
+    assert.equal((await berth.ok('application.one', { applicationId })).security.length, 1);
+  });
+
+  it('one appName: services renamed to it at once, one wins', async () => {
+    const applications = await times(RACERS, application);
+    const answers = await Promise.all(applications.map((applicationId) => berth.call('application.update', { applicationId, appName: 'the-one' })));
+    oneWinner(answers, 'appName');
+    assert.equal(await claimsOf('appName:the-one'), 1);
+  });
+
+  it('one email: invitations sent at once, one wins', async () => {
+    const answers = await times(RACERS, () => berth.call('admin.createUserInvitation', { email: 'racer@berth.test' }));
+    oneWinner(answers, 'email');
+    assert.equal(await claimsOf('email:racer@berth.test'), 1);
+  });
+
+  it('a destination is never removed while a backup created at the same time uses it', async () => {
+    const dbgammaId = await database();
+    for (let round = 0; round < 5; round++) {
+      const { destinationId } = await berth.ok('destination.create', {
+        name: 'bucket', accessKey: 'a', bucket: 'b', region: 'r', endpoint: 'https://s3.example.test', secretAccessKey: 's',
+      });
+      const [removed, ...created] = await Promise.all([
+        berth.call('destination.remove', { destinationId }),
+        ...Array.from({ length: 10 }, () => berth.call('backup.create', {
+          schedule: '0 3 * * *', prefix: 'p', destinationId, database: 'd', databaseType: 'dbgamma', dbgammaId,
+        })),
+      ]);
+      const made = created.filter((answer) => answer.status === 200).length;
+      assert.ok(created.every((answer) => [200, 404].includes(answer.status)), JSON.stringify(created.map((a) => a.body)));
+      // Either the destination went first and no backup uses it, or backups use it and it stayed.
+      if (removed!.status === 200) assert.equal(made, 0);
+      else assert.equal(removed!.status, 409, JSON.stringify(removed!.body));
+    }
+  });
+
+  it('a registry is never removed while an application set to it at the same time uses it', async () => {
+    const applications = await times(10, application);
+    for (let round = 0; round < 5; round++) {
+      const { registryId } = await berth.ok('registry.create', {
+        registryName: 'r', username: 'u', password: 'p', registryUrl: 'registry.example.test', registryType: 'cloud', imagePrefix: null,
+      });
+      const [removed, ...updated] = await Promise.all([
+        berth.call('registry.remove', { registryId }),
+        ...applications.map((applicationId) => berth.call('application.update', { applicationId, registryId })),
+      ]);
+      const using = updated.filter((answer) => answer.status === 200).length;
+      assert.ok(updated.every((answer) => [200, 404].includes(answer.status)), JSON.stringify(updated.map((a) => a.body)));
+      if (removed!.status === 200) assert.equal(using, 0);
+      else assert.equal(removed!.status, 409, JSON.stringify(removed!.body));
+      // Set back, so the next round's registry starts unused.
+      await Promise.all(applications.map((applicationId) => berth.ok('application.update', { applicationId, registryId: null })));
+    }
+  });
+});
