@@ -8,6 +8,8 @@ import type { Bus } from '../ports/bus.ts';
 import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import Docker from 'dockerode';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
+import { dockerDatabaseServices } from '../adapters/docker/database-services.ts';
+import type { DatabaseServices } from '../ports/database-services.ts';
 import type { TaskExec } from '../ports/task-exec.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -32,6 +34,8 @@ export interface Infrastructure {
   readonly objectStorage: OpenObjectStorage;
   /** Runs commands inside the running task of a service (dumps and restores). */
   readonly taskExec: TaskExec;
+  /** Database services on the orchestrator. */
+  readonly databaseServices: DatabaseServices;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,8 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
   // Its cache is safe only while this process is the one that writes the read models.
   const readStore = new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache: config.roles.includes('projections') });
   let bus: Promise<Bus> | null = null;
+  // The engine the environment names (DOCKER_HOST), else the local socket.
+  const docker = new Docker();
   return {
     config,
     bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
@@ -51,8 +57,8 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
     objectStorage: openS3Storage,
-    // The engine the environment names (DOCKER_HOST), else the local socket.
-    taskExec: dockerTaskExec(new Docker()),
+    taskExec: dockerTaskExec(docker),
+    databaseServices: dockerDatabaseServices(docker),
     async close() {
       if (bus) await (await bus).close();
       await eventStore.close();
