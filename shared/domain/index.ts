@@ -16,6 +16,7 @@ import { securityAggregate } from './security/security.ts';
 import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { backupRunAggregate } from './backup/run.ts';
+import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
@@ -45,6 +46,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'backup', field: 'dbepsilonId' }, { collection: 'backuprun', field: 'backupId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
+  { collection: SERVICE_SUMMARIES, field: 'projectId' },
   { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
   { collection: 'deployment', field: 'status' },
 ];

@@ -19,7 +19,6 @@ import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, release } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { databaseRuntime } from './database-runtime.ts';
-import type { ServiceKind } from './services.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
 type EngineGroup = typeof contract.dbalpha;
@@ -138,8 +137,3 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
 /** The handler groups, by engine name. */
 export const databaseGroups = Object.fromEntries(ENGINES.map((engine) => [engine, databaseHandlers(engine)])) as
   Record<Engine, GroupHandlers<EngineGroup>>;
-
-/** Each engine as a kind of service a project holds. */
-export const databaseServiceKinds: ServiceKind[] = ENGINES.map((engine) => ({
-  key: engine, aggregate: databaseAggregates[engine], remove: (id: string, ctx: Context) => removeDatabase(engine, id, ctx),
-}));

@@ -3,10 +3,7 @@ import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { change, removal, type GroupHandlers } from './kit.ts';
-import { serviceKinds, servicesOf } from './services.ts';
-
-const withServices = async (project: Record<string, unknown>, ctx: Context) =>
-  ({ ...project, ...(await servicesOf(String(project.projectId), ctx)) });
+import { allWithServices, serviceKinds, withServices } from './services.ts';
 
 const accessible = (projects: Record<string, unknown>[], ctx: Context) =>
   projects.filter((project) => ctx.canSeeProject(String(project.projectId)));
@@ -17,7 +14,7 @@ export const project: GroupHandlers<typeof contract.project> = {
     data: { projectId: newId(), name: input.name, description: input.description ?? null, createdAt: ctx.now },
   })),
   one: async (input, ctx) => withServices(await ctx.one(projectAggregate, input.projectId), ctx),
-  all: async (_input, ctx) => Promise.all(accessible(await ctx.list(projectAggregate), ctx).map((p) => withServices(p, ctx))),
+  all: async (_input, ctx) => allWithServices(accessible(await ctx.list(projectAggregate), ctx), ctx),
   update: change(projectAggregate, (input) => ({
     type: 'UpdateProject',
     data: { projectId: input.projectId, name: input.name, ...(input.description !== undefined && { description: input.description }) },

@@ -1,30 +1,49 @@
-// The kinds of service a project holds: how each is listed and removed with its project.
-import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+// The kinds of service a project holds: how each is listed in its project and removed with it.
+import { SERVICE_KINDS, SERVICE_SUMMARIES, type ServiceKindOfProject } from '@berth/shared/domain/service-kinds';
+import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
-import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { removeApplication } from './application.ts';
-import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { removeCompose } from './compose.ts';
-import { databaseServiceKinds } from './database.ts';
+import { removeDatabase } from './database.ts';
+import type { Engine } from '@berth/shared/contract/databases';
 
-export interface ServiceKind {
-  /** Key of the list in a project's answer. */
-  readonly key: string;
-  readonly aggregate: AnyAggregate;
+export interface ServiceKind extends ServiceKindOfProject {
   /** Removes one service with its children, as its own delete operation does. */
   readonly remove: (id: string, ctx: Context) => Promise<unknown>;
 }
 
-export const serviceKinds: ServiceKind[] = [
-  { key: 'applications', aggregate: applicationAggregate, remove: removeApplication },
-  { key: 'compose', aggregate: composeAggregate, remove: removeCompose }, ...databaseServiceKinds,
-];
+const REMOVALS: Record<string, ServiceKind['remove']> = { applications: removeApplication, compose: removeCompose };
 
-/** The services of a project, by kind. */
-export async function servicesOf(projectId: string, ctx: Context): Promise<Record<string, unknown[]>> {
-  const lists = await Promise.all(serviceKinds.map((kind) => ctx.list(kind.aggregate, 'projectId', projectId)));
-  // A user sees only the services in its access list.
-  const visible = (kind: ServiceKind, list: Record<string, unknown>[]) =>
-    list.filter((service) => ctx.canSeeService(String(service[kind.aggregate.idField])));
-  return Object.fromEntries(serviceKinds.map((kind, i) => [kind.key, visible(kind, lists[i]!)]));
+export const serviceKinds: ServiceKind[] = SERVICE_KINDS.map((kind) => ({
+  ...kind, remove: REMOVALS[kind.key] ?? ((id, ctx) => removeDatabase(kind.key as Engine, id, ctx)),
+}));
+
+const newestFirst = (a: Doc, b: Doc) => String(b.createdAt).localeCompare(String(a.createdAt));
+
+/** Summaries grouped by kind, newest first; a user sees only the services in its access list. */
+function byKind(summaries: readonly Doc[], ctx: Context): Record<string, Doc[]> {
+  const lists: Record<string, Doc[]> = Object.fromEntries(SERVICE_KINDS.map((kind) => [kind.key, []]));
+  for (const summary of summaries) {
+    const kind = SERVICE_KINDS.find((candidate) => candidate.key === summary.kind)!;
+    if (ctx.canSeeService(String(summary[kind.aggregate.idField]))) lists[kind.key]!.push(summary);
+  }
+  for (const list of Object.values(lists)) list.sort(newestFirst);
+  return lists;
+}
+
+/** A project with its services, from the summaries' read model. */
+export async function withServices(project: Doc, ctx: Context): Promise<Doc> {
+  return { ...project, ...byKind(await ctx.infra.readStore.find(SERVICE_SUMMARIES, 'projectId', String(project.projectId)), ctx) };
+}
+
+/** Every project with its services: one scan of the summaries for them all. */
+export async function allWithServices(projects: readonly Doc[], ctx: Context): Promise<Doc[]> {
+  const ofProject = new Map<string, Doc[]>();
+  for (const summary of await ctx.infra.readStore.all(SERVICE_SUMMARIES)) {
+    const projectId = String(summary.projectId);
+    let list = ofProject.get(projectId);
+    if (!list) ofProject.set(projectId, (list = []));
+    list.push(summary);
+  }
+  return projects.map((project) => ({ ...project, ...byKind(ofProject.get(String(project.projectId)) ?? [], ctx) }));
 }
