@@ -13,3 +13,6 @@ bash "$(dirname "$0")/setup-engine.sh"
 if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# --- Database test images (data-services): PostgreSQL, MariaDB and Redis from Debian's packages,
+# cached by content (see test/images/databases/build.sh). Needs the container engine running.
+bash "$(dirname "$0")/images/databases/build.sh"

@@ -10,6 +10,8 @@ import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
 import { notifier } from './notifications/notifier.ts';
+import { BackupScheduler } from './backups/scheduler.ts';
+import { scheduledBackups } from './backups/tick.ts';
 
 /** Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another. */
 export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { deployer: Deployer }> {
@@ -26,10 +28,14 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
     consumers.push(await runReactor(bus, reactor, (error, event) =>
       console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
   }
+  // Backups run on their cron schedules, followed from the log (not a bus consumer: every process ticks).
+  const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra), (error) => console.error('scheduled backup failed', error));
+  backups.start();
   return {
     name: 'reactors',
     deployer,
     stop: async () => {
+      await backups.stop();
       await deployer.stop();
       for (const consumer of consumers) await consumer.stop();
     },

@@ -4,8 +4,11 @@ import { ComposeRecord, DeploymentRecord } from './records.ts';
 import { Bool, COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Closed, MinStr, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
 
 const id = Closed({ composeId: MinStr() });
-/** A template a compose service can be made from. Its owner (data-services) may refine it. */
-const Template = Closed({ id: Str(), name: Str(), description: Str(), version: Opt(Str()), tags: Opt(Type.Array(Str())) });
+/** A template a compose service can be made from, as the catalogue lists it. */
+const Template = Closed({
+  id: Str(), name: Str(), description: Str(), version: Str(), tags: Type.Array(Str()),
+  links: Closed({ github: Str(), website: Str(), docs: Str() }),
+});
 
 export const compose = group('compose', {
   create: post(Closed({

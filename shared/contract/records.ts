@@ -55,10 +55,19 @@ export const SecurityRecord = Closed({
   securityId: Str(), applicationId: Str(), username: Str(), password: Str(), createdAt: Str(),
 });
 
-const backupOwners = Object.fromEntries(BACKUP_DATABASE_TYPES.map((type) => [`${type}Id`, NStr()])) as TProperties;
+// dbepsilonId and keepLatest came later (beyond the spec): older records do not have them.
+const backupOwners = Object.fromEntries(BACKUP_DATABASE_TYPES.map((type) =>
+  [`${type}Id`, type === 'dbepsilon' ? Opt(NStr()) : NStr()])) as TProperties;
 export const BackupRecord = Closed({
   backupId: Str(), schedule: Str(), enabled: NBool(), prefix: Str(), destinationId: Str(), database: Str(),
-  databaseType: OneOf(BACKUP_DATABASE_TYPES), ...backupOwners, createdAt: Str(),
+  databaseType: OneOf(BACKUP_DATABASE_TYPES), ...backupOwners, createdAt: Str(), keepLatest: Opt(NNum()),
+});
+
+/** One backup or restore run, from start to outcome (beyond the spec). */
+export const BackupRunRecord = Closed({
+  runId: Str(), backupId: Str(), kind: OneOf(['backup', 'restore'] as const), trigger: OneOf(['schedule', 'manual'] as const),
+  key: Str(), databaseType: Str(), databaseId: Str(), status: OneOf(['running', 'done', 'error'] as const),
+  startedAt: Str(), finishedAt: NStr(), size: NNum(), error: NStr(), log: Type.Array(Str()),
 });
 
 export const DestinationRecord = Closed({

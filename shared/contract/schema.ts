@@ -31,4 +31,5 @@ export const COMPOSE_TYPES = ['container-compose', 'stack'] as const;
 export const REGISTRY_TYPES = ['selfHosted', 'cloud'] as const;
 export const PROTOCOLS = ['tcp', 'udp'] as const;
 export const ROLES = ['admin', 'user'] as const;
-export const BACKUP_DATABASE_TYPES = ['dbgamma', 'dbalpha', 'dbbeta', 'dbdelta'] as const;
+// dbepsilon (the key-value kind) is Berth's extension of the spec's list, in the same style.
+export const BACKUP_DATABASE_TYPES = ['dbgamma', 'dbalpha', 'dbbeta', 'dbdelta', 'dbepsilon'] as const;

@@ -17,6 +17,7 @@ import { composeAggregate } from './compose/compose.ts';
 import { databaseAggregates } from './database/database.ts';
 import { deliveryAggregate } from './notification/delivery.ts';
 import { subscriptionAggregate } from './notification/subscription.ts';
+import { backupRunAggregate } from './backup/run.ts';
 import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
 
@@ -30,7 +31,7 @@ export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
-  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate,
+  composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate, backupRunAggregate,
   subscriptionAggregate, deliveryAggregate,
 ];
 
@@ -45,6 +46,7 @@ export const lookups: readonly Lookup[] = [
   { collection: 'security', field: 'applicationId' },
   { collection: 'backup', field: 'dbalphaId' }, { collection: 'backup', field: 'dbbetaId' },
   { collection: 'backup', field: 'dbgammaId' }, { collection: 'backup', field: 'dbdeltaId' },
+  { collection: 'backup', field: 'dbepsilonId' }, { collection: 'backuprun', field: 'backupId' },
   { collection: 'backup', field: 'destinationId' },
   { collection: 'application', field: 'registryId' },
   { collection: 'delivery', field: 'subscriptionId' },

@@ -3,10 +3,14 @@ import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
 import { openS3Storage } from '../adapters/s3/object-storage.ts';
+import { dockerTaskExec } from '../adapters/docker/exec.ts';
+import { dockerDatabaseServices } from '../adapters/docker/database-services.ts';
+import type { DatabaseServices } from '../ports/database-services.ts';
+import type { TaskExec } from '../ports/task-exec.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
-import { dockerEngine } from '../adapters/docker/engine.ts';
+import { dockerClient, dockerEngine } from '../adapters/docker/engine.ts';
 import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
@@ -33,6 +37,10 @@ export interface Infrastructure {
   leases(): Promise<Leases | null>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
+  /** Runs commands inside the running task of a service (dumps and restores). */
+  readonly taskExec: TaskExec;
+  /** Database services on the orchestrator. */
+  readonly databaseServices: DatabaseServices;
   close(): Promise<void>;
 }
 
@@ -46,6 +54,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
   });
   let bus: Promise<Bus> | null = null;
   let leases: Promise<Leases | null> | null = null;
+  const docker = dockerClient(config.engineSocket);
   return {
     config,
     bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
@@ -58,6 +67,8 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     clock,
     engine: dockerEngine(config.engineSocket),
     objectStorage: openS3Storage,
+    taskExec: dockerTaskExec(docker),
+    databaseServices: dockerDatabaseServices(docker),
     async close() {
       if (bus) await (await bus).close();
       if (leases) await (await leases)?.close();

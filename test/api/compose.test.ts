@@ -177,9 +177,8 @@ describe('compose operations', () => {
     });
   }
 
-  it('answers deployTemplate with NOT_FOUND for a missing project, else NOT_IMPLEMENTED; templates NOT_IMPLEMENTED', async () => {
-    await berth.refused('compose.deployTemplate', { projectId: 'nope', id: 'blog' }, 404, 'projectId');
-    await berth.refused('compose.deployTemplate', { projectId, id: 'blog' }, 501);
-    await berth.refused('compose.templates', {}, 501);
+  it('answers deployTemplate with NOT_FOUND naming the project or the template id that does not exist', async () => {
+    await berth.refused('compose.deployTemplate', { projectId: 'nope', id: 'gitea' }, 404, 'projectId');
+    await berth.refused('compose.deployTemplate', { projectId, id: 'no-such-template' }, 404, 'id');
   });
 });

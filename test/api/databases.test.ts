@@ -144,12 +144,15 @@ describe('database operations', () => {
         await berth.refused(`${engine}.remove`, unknown, 404, idField);
       });
 
-      it('answers start, stop, deploy and reload with NOT_FOUND for an unknown id, else NOT_IMPLEMENTED, appending nothing', async () => {
+      it('answers start, stop, deploy and reload with NOT_FOUND for an unknown id, and CONFLICT with the reason when it cannot run', async () => {
         const created = await create();
         for (const procedure of ['start', 'stop', 'deploy', 'reload']) {
           const extra = procedure === 'reload' ? { appName: created.appName } : {};
           await berth.refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
-          await berth.refused(`${engine}.${procedure}`, { [idField]: created[idField], ...extra }, 501);
+          // Never deployed (start, stop, reload), or its default image cannot be pulled here (deploy).
+          const answer = await berth.call(`${engine}.${procedure}`, { [idField]: created[idField], ...extra });
+          assert.equal(answer.status, 409, JSON.stringify(answer.body));
+          assert.equal((await berth.ok(`${engine}.one`, { [idField]: created[idField] })).applicationStatus, 'error');
         }
       });
     });

@@ -154,12 +154,25 @@ describe('destination and backup operations', () => {
       assert.equal((await berth.ok('destination.remove', { destinationId })).destinationId, destinationId);
     });
 
-    it('runs a manual backup only for its own engine, then says backups are not built yet', async () => {
+    it('runs a manual backup only for its own engine, recording a failed run when the database is not running', async () => {
       const { backupId } = await berth.ok('backup.create', backupInput(await database(), await destination()));
-      const own = await berth.refused('backup.manualBackupDbgamma', { backupId }, 501);
-      assert.equal(own.code, 'NOT_IMPLEMENTED');
+      const run = await berth.ok('backup.manualBackupDbgamma', { backupId });
+      assert.equal(run.status, 'error');
+      assert.match(run.error, /not running/);
+      assert.deepEqual((await berth.ok('backup.runs', { backupId })).map((r: { runId: string }) => r.runId), [run.runId]);
       await berth.refused('backup.manualBackupDbalpha', { backupId }, 400, 'backupId');
       await berth.refused('backup.manualBackupDbgamma', { backupId: 'nope' }, 404);
+      await berth.refused('backup.runs', { backupId: 'nope' }, 404, 'backupId');
+    });
+
+    it('keeps keepLatest on create and update, and refuses one below 1', async () => {
+      const destinationId = await destination();
+      const created = await berth.ok('backup.create', { ...backupInput(await database(), destinationId), keepLatest: 3 });
+      assert.equal(created.keepLatest, 3);
+      const { backupId } = created;
+      const updated = await berth.ok('backup.update', { backupId, schedule: '*/5 * * * * *', prefix: 'nightly', destinationId, database: 'orders', keepLatest: 7 });
+      assert.equal(updated.keepLatest, 7);
+      await berth.refused('backup.update', { backupId, schedule: '0 3 * * *', prefix: 'nightly', destinationId, database: 'orders', keepLatest: 0 }, 400, 'keepLatest');
     });
 
     it('removes a backup, answers it, then answers NOT_FOUND', async () => {

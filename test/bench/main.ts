@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../support/http.ts';
 import { benchRebuild } from './rebuild.ts';
+import { backupRows, benchBackup } from './backup.ts';
 import { benchOperators } from './operators.ts';
 import { benchBus } from './bus.ts';
 import { benchDeploy } from './deploy.ts';
@@ -26,7 +27,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,dashboard,rebuild,operators,bus,deploy,scaleout').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,dashboard,rebuild,operators,bus,deploy,scaleout,backup').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -216,6 +217,7 @@ async function main() {
   if (ONLY.has('bus')) rows.push(...await benchBus());
   if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   if (ONLY.has('scaleout')) rows.push(...await benchScaleout({ startServer, prepare, commandMix }));
+  if (ONLY.has('backup')) rows.push(...backupRows(await benchBackup()));
   print(rows);
   console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);
 }

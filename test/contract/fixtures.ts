@@ -91,7 +91,8 @@ export class Fixtures {
       case 'certificateId': return this.certificateId();
       case 'subscriptionId': return (await this.berth.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['NothingHappened'] })).subscriptionId;
       case 'deploymentId': return (await this.berth.ok('application.deploy', { applicationId: await this.application() })).deploymentId;
-      case 'id': case 'userId': case 'authId': return this.accountId();
+      case 'id': return operation === 'compose.deployTemplate' ? 'whoami' : this.accountId();
+      case 'userId': case 'authId': return this.accountId();
       default: return 'unknown-id';
     }
   }

@@ -7,7 +7,8 @@ import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { badRequest } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
-import { change, pending, type GroupHandlers, type Handler } from './kit.ts';
+import { change, type GroupHandlers } from './kit.ts';
+import { manualBackup, restore, runs } from './backup-runs.ts';
 import { DESTINATION_USE } from './destination.ts';
 import { moveUse, stopUsing, use } from './reservations.ts';
 
@@ -31,16 +32,6 @@ async function destinationSummary(destinationId: string, ctx: Context) {
   return destination && { destinationId, name: destination.name, bucket: destination.bucket };
 }
 
-/**
- * `manualBackup<Engine>`: the backup must exist and be of that engine (a dbgamma backup cannot
- * be run by the dbalpha dump), then the run itself waits for the backups capability.
- */
-const manualBackup = (type: BackupDatabaseType): Handler<{ backupId: string }> => async (input, ctx) => {
-  const backup = await ctx.mustLoad(backupAggregate, input.backupId, 'backupId');
-  if (backup.databaseType !== type) throw badRequest('backupId', `is a ${backup.databaseType} backup, not a ${type} one`);
-  return pending('backups')(input, ctx);
-};
-
 export const backup: GroupHandlers<typeof contract.backup> = {
   create: change(backupAggregate, async (input, ctx) => {
     const databaseType = input.databaseType as BackupDatabaseType;
@@ -56,6 +47,7 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     const data: Backup = {
       backupId, schedule: input.schedule, enabled: input.enabled ?? true, prefix: input.prefix,
       destinationId: input.destinationId, database: input.database, databaseType, ...owners, createdAt: ctx.now,
+      keepLatest: input.keepLatest ?? null,
     };
     return { type: 'CreateBackup', data };
   }),
@@ -77,4 +69,7 @@ export const backup: GroupHandlers<typeof contract.backup> = {
   manualBackupDbbeta: manualBackup('dbbeta'),
   manualBackupDbalpha: manualBackup('dbalpha'),
   manualBackupDbdelta: manualBackup('dbdelta'),
+  manualBackupDbepsilon: manualBackup('dbepsilon'),
+  runs,
+  restore,
 };

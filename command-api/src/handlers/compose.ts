@@ -7,6 +7,8 @@ import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
+import { notFound } from '@berth/shared/errors';
+import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/templates/catalogue';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
@@ -29,7 +31,11 @@ export async function removeCompose(composeId: string, ctx: Context): Promise<Do
   return ctx.view(composeAggregate, before);
 }
 
-const create: Handler<InputOf<Group['create']>> = async (input, ctx) => {
+/** A new compose service in a project: answers the record. */
+async function createCompose(ctx: Context, input: {
+  projectId: string; name: string; appName?: string | undefined; description?: string | null | undefined;
+  composeType?: string | undefined; composeFile?: string; env?: string | null;
+}): Promise<Doc | null> {
   await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   const composeId = newId();
   const appName = newAppName(input.appName, input.name);
@@ -37,14 +43,24 @@ const create: Handler<InputOf<Group['create']>> = async (input, ctx) => {
   const { after } = await ctx.execute(composeAggregate, composeId, {
     type: 'CreateCompose',
     data: {
-      composeId, name: input.name, appName, description: input.description ?? null, env: null, refreshToken: ctx.secrets.seal(newId()),
-      composeFile: '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
+      composeId, name: input.name, appName, description: input.description ?? null, env: input.env ?? null, refreshToken: ctx.secrets.seal(newId()),
+      composeFile: input.composeFile ?? '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
       repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
       customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
       projectId: input.projectId, createdAt: ctx.now, sshPrivateKey: null,
     },
   });
   return ctx.view(composeAggregate, after);
+}
+
+/** A template as a new `raw` stack in the project, with fresh passwords and names in its env. */
+const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, ctx) => {
+  const template = templateById(input.id);
+  if (!template) throw notFound('id', 'Template');
+  return createCompose(ctx, {
+    projectId: input.projectId, name: template.name, appName: template.id, description: template.description,
+    composeType: 'stack', composeFile: template.compose, env: generatedEnv(template),
+  });
 };
 
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
@@ -77,7 +93,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
 const deployments = pending<{ composeId: string }>('deployments', composeAggregate);
 
 export const compose: GroupHandlers<Group> = {
-  create,
+  create: (input, ctx) => createCompose(ctx, input),
   one: one(composeAggregate),
   update,
   delete: (input, ctx) => removeCompose(input.composeId, ctx),
@@ -99,6 +115,6 @@ export const compose: GroupHandlers<Group> = {
   deploy: deployments,
   redeploy: deployments,
   stop: deployments,
-  deployTemplate: pending('templates', projectAggregate, 'projectId'),
-  templates: pending('templates'),
+  deployTemplate,
+  templates: async () => templates().map(summaryOf),
 };

@@ -15,9 +15,10 @@ import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
 import { removeBackupsOf } from './backup.ts';
-import { pending, type GroupHandlers, type Handler } from './kit.ts';
+import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, release } from './reservations.ts';
 import { resealed } from './secret-update.ts';
+import { databaseRuntime } from './database-runtime.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
 type EngineGroup = typeof contract.dbalpha;
@@ -38,7 +39,9 @@ const withExternalPort = <T>(ctx: Context, current: number | null, next: number 
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
-  await ctx.mustLoad(aggregate, id, idField);
+  const current = await ctx.mustLoad(aggregate, id, idField);
+  // The service goes first (its data volume stays): a record is never removed under a running service.
+  await ctx.infra.databaseServices.remove(current.appName);
   await removeBackupsOf(ctx, idField, id);
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);
@@ -102,7 +105,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx)));
   };
 
-  const runtime = pending<Input>('database runtime', aggregate, idField);
+  const runtime = databaseRuntime(engine);
 
   return {
     create,
@@ -124,10 +127,10 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       const { after } = await ctx.execute(aggregate, id, command);
       return ctx.view(aggregate, after);
     },
-    start: runtime,
-    stop: runtime,
-    deploy: runtime,
-    reload: runtime,
+    start: runtime.start,
+    stop: runtime.stop,
+    deploy: runtime.deploy,
+    reload: runtime.reload,
   };
 }
 

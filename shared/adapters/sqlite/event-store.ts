@@ -65,11 +65,13 @@ export class SqliteEventStore implements EventStore {
   /** Filtered reads, one prepared statement per combination of filter fields. */
   private readonly filtered = new Map<string, Database.Statement<Record<string, unknown>, Row>>();
   private readonly appendOne: (append: PendingAppend) => AppendResult;
-  private readonly flushBatch: (batch: PendingAppend[]) => Array<AppendResult | Error>;
+  private readonly flushBatch: Database.Transaction<(batch: PendingAppend[]) => Array<AppendResult | Error>>;
 
   constructor(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
+    // Several processes may share the file (a reactors process beside the API): wait for a writer.
+    this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
@@ -129,7 +131,9 @@ export class SqliteEventStore implements EventStore {
     this.pending = [];
     let results: Array<AppendResult | Error>;
     try {
-      results = this.flushBatch(batch);
+      // IMMEDIATE: take the write lock before reading revisions, so another process sharing the file
+      // makes this wait (busy_timeout) instead of failing the read-then-write upgrade.
+      results = this.flushBatch.immediate(batch);
     } catch (error) {
       for (const append of batch) append.reject(error);
       return;

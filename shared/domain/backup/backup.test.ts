@@ -5,7 +5,7 @@ import { backupAggregate, type Backup } from './backup.ts';
 const spec = specOf(backupAggregate);
 const created: Backup = {
   backupId: 'b1', schedule: '0 3 * * *', enabled: true, prefix: 'nightly', destinationId: 'd1', database: 'app',
-  databaseType: 'dbgamma', dbalphaId: null, dbbetaId: null, dbgammaId: 'g1', dbdeltaId: null, createdAt: '2026-01-01T00:00:00.000Z',
+  databaseType: 'dbgamma', dbalphaId: null, dbbetaId: null, dbgammaId: 'g1', dbdeltaId: null, dbepsilonId: null, createdAt: '2026-01-01T00:00:00.000Z',
 };
 const change = { backupId: 'b1', schedule: '0 3 * * *', prefix: 'nightly', destinationId: 'd1', database: 'app' };
 

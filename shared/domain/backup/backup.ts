@@ -22,6 +22,8 @@ export type Backup = Record<OwnerField, string | null> & {
   database: string;
   databaseType: BackupDatabaseType;
   createdAt: string;
+  /** Beyond the spec: objects kept after a successful run (older ones pruned); null keeps all. */
+  keepLatest?: number | null;
 };
 
 /**
@@ -40,7 +42,7 @@ export function ownerOf(backup: { databaseType: BackupDatabaseType } & Partial<R
 }
 
 /** What update may change: the owner and engine of a backup are fixed at creation. */
-export type BackupChange = Pick<Backup, 'backupId' | 'schedule' | 'prefix' | 'destinationId' | 'database'> & Partial<Pick<Backup, 'enabled'>>;
+export type BackupChange = Pick<Backup, 'backupId' | 'schedule' | 'prefix' | 'destinationId' | 'database'> & Partial<Pick<Backup, 'enabled' | 'keepLatest'>>;
 
 export type BackupCommand =
   | { type: 'CreateBackup'; data: Backup }

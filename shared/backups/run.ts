@@ -1,0 +1,63 @@
+// A recorded run: the start is appended first (for a scheduled run it is the claim on the tick),
+// then the transfer, then its outcome. A failure of any step is recorded with its reason, never
+// thrown away, and never with a secret in it.
+import type { BackupRun, BackupRunCommand, RunKind, RunTrigger } from '../domain/backup/run.ts';
+import type { OpenObjectStorage } from '../ports/object-storage.ts';
+import { NoRunningTaskError, type TaskExec } from '../ports/task-exec.ts';
+import { objectKey, scrubbed, type RunPlan } from './plan.ts';
+import { bucketToRestore, dumpToBucket, prune, type Transfer } from './transfer.ts';
+
+export interface RunDeps {
+  readonly exec: TaskExec;
+  readonly objectStorage: OpenObjectStorage;
+  /** Appends the command to the run's stream; answers the run after it. */
+  readonly record: (command: BackupRunCommand) => Promise<BackupRun>;
+  readonly now: () => Date;
+}
+
+interface RunStart {
+  readonly runId: string;
+  readonly kind: RunKind;
+  readonly trigger: RunTrigger;
+  readonly key: string;
+}
+
+const reasonOf = (plan: RunPlan, error: unknown): string => {
+  if (error instanceof NoRunningTaskError) return `The database ${plan.database.appName} is not running (no running task to dump in)`;
+  return scrubbed(plan, error instanceof Error ? error.message : String(error));
+};
+
+async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () => Promise<Transfer>): Promise<BackupRun> {
+  await deps.record({
+    type: 'StartBackupRun',
+    data: {
+      ...start, backupId: plan.backup.backupId, databaseType: plan.engine, databaseId: plan.databaseId, startedAt: deps.now().toISOString(),
+    },
+  });
+  try {
+    const { size, log } = await work();
+    return await deps.record({ type: 'SucceedBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size, log } });
+  } catch (error) {
+    const reason = reasonOf(plan, error);
+    return deps.record({ type: 'FailBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size: null, log: [reason], error: reason } });
+  }
+}
+
+/** Dumps the backup's database, uploads it, then prunes to `keepLatest` when the upload succeeded. */
+export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: RunTrigger, at: Date): Promise<BackupRun> {
+  const key = objectKey(plan, at);
+  return recorded(plan, deps, { runId, kind: 'backup', trigger, key }, async () => {
+    const storage = deps.objectStorage(plan.bucket);
+    const transfer = await dumpToBucket(plan, deps.exec, storage, key);
+    const keep = plan.backup.keepLatest;
+    if (!keep) return transfer;
+    const removed = await prune(plan, storage, keep);
+    return { ...transfer, log: [...transfer.log, `kept the latest ${keep}; removed ${removed.length}`] };
+  });
+}
+
+/** Loads the object `key` into `database` of the plan's (target) database service. */
+export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: string, database: string): Promise<BackupRun> {
+  return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key }, () =>
+    bucketToRestore(plan, deps.exec, deps.objectStorage(plan.bucket), key, database));
+}

@@ -1,0 +1,56 @@
+// A compose file as the networks, volumes and services a stack deploy creates: every name in the
+// `appName` namespace (`<appName>_<name>`), as the orchestrator's own stack tool does it, so
+// services reach each other by their short names on the stack's networks.
+import { parse } from 'yaml';
+import { badRequest } from '../../errors.ts';
+import { composeFileProblem } from './compose-file.ts';
+import { serviceSpec, type ServiceContext } from './stack-service.ts';
+import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec } from './stack-spec.ts';
+import { envMap, interpolate } from './values.ts';
+
+type Map = Record<string, unknown>;
+const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Interpolates every string of the parsed file (keys stay as written). */
+function interpolated(value: unknown, env: Record<string, string>): unknown {
+  if (typeof value === 'string') return interpolate(value, env);
+  if (Array.isArray(value)) return value.map((item) => interpolated(item, env));
+  if (isMap(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolated(item, env)]));
+  return value;
+}
+
+export function stackSpec(text: string, options: { appName: string; env?: string | null }): StackSpec {
+  const problem = composeFileProblem(text);
+  if (problem) throw badRequest('composeFile', problem);
+  if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
+  const file = interpolated(parse(text, { merge: true }), envMap(options.env)) as Map;
+  const namespace = options.appName;
+  const labels = { [NAMESPACE_LABEL]: namespace };
+  const scoped = (name: string) => `${namespace}_${name}`;
+  const declared = (key: string) => (isMap(file[key]) ? (file[key] as Map) : {});
+
+  const externalName = (entry: unknown, name: string) =>
+    isMap(entry) && entry.external ? String(entry.name ?? name) : null;
+  const networkNames = new Map<string, string>();
+  const networks: StackNetworkSpec[] = [];
+  for (const [name, entry] of Object.entries({ default: {}, ...declared('networks') })) {
+    const external = externalName(entry, name);
+    networkNames.set(name, external ?? scoped(name));
+    if (external) continue;
+    const driver = isMap(entry) && typeof entry.driver === 'string' ? entry.driver : 'overlay';
+    networks.push({ Name: scoped(name), Driver: driver, Attachable: isMap(entry) && entry.attachable === true, Labels: labels });
+  }
+  const volumeNames = new Map<string, string>();
+  for (const [name, entry] of Object.entries(declared('volumes'))) volumeNames.set(name, externalName(entry, name) ?? scoped(name));
+
+  const context: ServiceContext = { namespace, labels, networkNames, volumeNames };
+  const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
+  if (services.length === 0) throw badRequest('composeFile', 'has no services');
+  const used = new Set(services.flatMap((service) => service.TaskTemplate.Networks.map((network) => network.Target)));
+  return {
+    namespace,
+    networks: networks.filter((network) => used.has(network.Name)),
+    volumes: [...volumeNames.entries()].filter(([name]) => !externalName(declared('volumes')[name], name)).map(([, full]) => full),
+    services,
+  };
+}

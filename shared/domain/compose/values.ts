@@ -1,0 +1,71 @@
+// The value syntaxes of a compose file: variable interpolation, durations, byte sizes, and
+// commands written as one string. Pure helpers for the stack spec builder.
+import { badRequest } from '../../errors.ts';
+
+/** `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `$NAME`, and `$$` for a literal `$`. */
+const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+export function interpolate(text: string, env: Readonly<Record<string, string>>): string {
+  return text.replace(VARIABLE, (whole, braced?: string, op?: string, fallback?: string, bare?: string) => {
+    if (whole === '$$') return '$';
+    const name = (braced ?? bare)!;
+    const value = env[name];
+    if (op === ':-') return value ? value : fallback ?? '';
+    if (op === '-') return value ?? fallback ?? '';
+    return value ?? '';
+  });
+}
+
+/** An env text (`NAME=value` a line, `#` comments) as a map. */
+export function envMap(text: string | null | undefined): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const line of (text ?? '').split('\n')) {
+    const trimmed = line.trim();
+    const equals = trimmed.indexOf('=');
+    if (trimmed === '' || trimmed.startsWith('#') || equals < 1) continue;
+    map[trimmed.slice(0, equals).trim()] = trimmed.slice(equals + 1);
+  }
+  return map;
+}
+
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** `1m30s`, `500ms`, `10s` as nanoseconds (the engine's unit); a bare number is seconds. */
+export function nanoseconds(value: unknown, field: string): number {
+  if (typeof value === 'number') return value * 1e9;
+  const text = String(value);
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) throw badRequest('composeFile', `${field}: "${text}" is not a duration`);
+  return Math.round(parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * UNITS[unit!]!, 0));
+}
+
+/** `512M`, `1g`, `1024` as bytes. */
+export function bytes(value: unknown, field: string): number {
+  if (typeof value === 'number') return value;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(String(value));
+  if (!match) throw badRequest('composeFile', `${field}: "${String(value)}" is not a size`);
+  const power = ' kmgt'.indexOf(match[2]!.toLowerCase() || ' ');
+  return Math.round(Number(match[1]) * 1024 ** power);
+}
+
+/** A command given as one string, split as a POSIX shell splits words (quotes, backslashes). */
+export function words(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  const result: string[] = [];
+  let current: string | null = null;
+  let quote: '"' | "'" | null = null;
+  const text = String(value);
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quote) {
+      if (char === quote) quote = null;
+      else if (char === '\\' && quote === '"' && i + 1 < text.length) current = (current ?? '') + (text[++i] ?? '');
+      else current = (current ?? '') + char;
+    } else if (char === '"' || char === "'") { quote = char; current ??= ''; }
+    else if (char === '\\' && i + 1 < text.length) current = (current ?? '') + (text[++i] ?? '');
+    else if (/\s/.test(char)) { if (current !== null) result.push(current); current = null; }
+    else current = (current ?? '') + char;
+  }
+  if (current !== null) result.push(current);
+  return result;
+}

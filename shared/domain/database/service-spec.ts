@@ -1,0 +1,52 @@
+// A database as an orchestrator service: its engine's image and environment contract, the
+// `<appName>-data` volume at the engine's data path, the internal port published on the host
+// when `externalPort` is set, resources, and the user's own command and extra environment.
+import type { Engine } from '../../contract/databases.ts';
+import type { StackServiceSpec } from '../compose/stack-spec.ts';
+import { envMap, words } from '../compose/values.ts';
+import type { DatabaseFields } from './database.ts';
+import type { EngineProfile, OpenCredentials } from './profile.ts';
+
+export const DATABASE_LABEL = 'berth.database';
+
+/** The volume a database keeps its data in; it outlives the service unless removed on purpose. */
+export const dataVolumeOf = (appName: string) => `${appName}-data`;
+
+type Fields = Pick<DatabaseFields, 'appName' | 'command' | 'env' | 'externalPort' | 'memoryLimit' | 'memoryReservation' | 'cpuLimit' | 'cpuReservation'>;
+
+/** Bytes and nano-CPUs, the orchestrator's units, as the reference stores them (as applications do). */
+const resources = (memory: number | null, cpus: number | null) => ({
+  ...(memory !== null && { MemoryBytes: Math.round(memory) }),
+  ...(cpus !== null && { NanoCPUs: Math.round(cpus) }),
+});
+
+export function databaseServiceSpec(engine: Engine, database: Fields, credentials: OpenCredentials, profile: EngineProfile, replicas = 1): StackServiceSpec {
+  // The user's env adds to the engine's contract and may override it (a tuning variable, say).
+  const env = { ...profile.environment(credentials), ...envMap(database.env) };
+  const labels = { [DATABASE_LABEL]: engine };
+  return {
+    Name: database.appName,
+    Labels: labels,
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: profile.image,
+        Labels: labels,
+        ...(database.command ? { Args: words(database.command) } : profile.args && { Args: [...profile.args] }),
+        Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+        Mounts: [{ Type: 'volume', Source: dataVolumeOf(database.appName), Target: profile.dataPath }],
+        // Engines flush on TERM; give them time to do it.
+        StopGracePeriod: 30e9,
+      },
+      Resources: {
+        Limits: resources(database.memoryLimit, database.cpuLimit),
+        Reservations: resources(database.memoryReservation, database.cpuReservation),
+      },
+      RestartPolicy: { Condition: 'any', Delay: 5e9 },
+      Networks: [],
+    },
+    Mode: { Replicated: { Replicas: replicas } },
+    ...(database.externalPort !== null && {
+      EndpointSpec: { Ports: [{ Protocol: 'tcp', TargetPort: profile.internalPort, PublishedPort: database.externalPort, PublishMode: 'host' }] },
+    }),
+  };
+}

@@ -1,0 +1,18 @@
+// The orchestrator as database services need it: create or update a service from its spec, scale
+// it, roll its tasks, remove it, and wait until a task runs. (To fold into the ContainerEngine
+// port once that lands on main.)
+import type { StackServiceSpec } from '../domain/compose/stack-spec.ts';
+
+export interface DatabaseServices {
+  exists(name: string): Promise<boolean>;
+  /** Creates the service or updates it to `spec`, rolling its tasks. */
+  upsert(spec: StackServiceSpec): Promise<void>;
+  /** Sets the replicas; false when there is no such service. */
+  scale(name: string, replicas: number): Promise<boolean>;
+  /** Restarts the tasks with the same spec; false when there is no such service. */
+  restart(name: string): Promise<boolean>;
+  /** False when there was no such service. */
+  remove(name: string): Promise<boolean>;
+  /** The engine's words on why no task of the service runs, or null when one runs. */
+  notRunning(name: string): Promise<string | null>;
+}
