@@ -6,7 +6,7 @@
 // Targets (issue 7): overhead ≤ 300 ms; 10 at once ≤ 1.5 × one.
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, engine, eventually, uniqueName } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, removeDeployed, uniqueName } from '../support/engine.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 const ROUNDS = 10;
@@ -88,10 +88,7 @@ export async function benchDeploy(): Promise<Row[]> {
     ];
   } finally {
     await berth.stop();
-    for (const name of created) {
-      await engine.removeService(name);
-      for (const tag of await engine.imageTags(`berth/${name}`)) await engine.removeImage(tag);
-    }
+    await removeDeployed(created);
   }
 }
 

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
-import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, httpBody, runningTasks, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const d = deployer();
 const apps: string[] = [];
-after(async () => { for (const name of apps) await engine.removeService(name); });
+after(() => removeDeployed(apps));
 
 test('an image deploys, answers on its published port, stops, starts, reloads and is removed', async () => {
   const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE, env: 'GREETING="hello there"\n# a comment\nMODE=test' });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
-import { TEST_IMAGE, engine, uniqueName } from '../support/engine.ts';
+import { TEST_IMAGE, engine, uniqueName, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const network = uniqueName('berth-net');
@@ -12,7 +12,7 @@ const networkId = execFileSync('docker', ['network', 'create', '--driver', 'over
 const d = deployer();
 const apps: string[] = [];
 after(async () => {
-  for (const name of apps) await engine.removeService(name);
+  await removeDeployed(apps);
   // The network is free once the service's tasks are gone.
   for (let attempt = 0; attempt < 50; attempt++) {
     try { execFileSync('docker', ['network', 'rm', network], { stdio: 'ignore' }); break; } catch { await new Promise((r) => setTimeout(r, 200)); }

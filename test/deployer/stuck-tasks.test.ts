@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
-import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, httpBody, runningTasks, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 
 const BOUND_MS = 3000;
 const d = deployer({ taskStartTimeoutMs: BOUND_MS });
 const apps: string[] = [];
-after(async () => { for (const name of apps) await engine.removeService(name); });
+after(() => removeDeployed(apps));
 
 const containerApp = () => {
   const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE });

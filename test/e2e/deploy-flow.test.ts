@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, httpBody, runningTasks, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 
@@ -17,7 +17,7 @@ describe('deployments through the API on the real engine', () => {
     ({ projectId } = await berth.ok('project.create', { name: 'deployments' }));
   });
   after(async () => {
-    for (const name of services) await engine.removeService(name);
+    await removeDeployed(services);
     await berth.stop();
   });
 

@@ -42,3 +42,13 @@ export async function runningTasks(service: string): Promise<string[]> {
   const tasks = await engine.listTasks(service);
   return tasks.filter((task) => task.state === 'running' && task.desiredState === 'running').map((task) => task.id);
 }
+
+/** Removes the services and every image of their `berth/<name>` repositories (what a test deployed). */
+export async function removeDeployed(names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    await engine.removeService(name);
+    await eventually(`the containers of ${name} to go`, async () =>
+      (await engine.listContainers({ label: `com.docker.swarm.service.name=${name}` })).length === 0);
+    for (const tag of await engine.imageTags(`berth/${name}`)) await engine.removeImage(tag);
+  }
+}
