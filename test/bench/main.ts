@@ -16,6 +16,7 @@ import { benchRebuild } from './rebuild.ts';
 import { benchOperators } from './operators.ts';
 import { benchBus } from './bus.ts';
 import { benchDashboard } from './dashboard.ts';
+import { benchDeploy } from './deploy.ts';
 import type { ServerMessage } from './server.ts';
 
 const CONNECTIONS = 50;
@@ -24,7 +25,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,dashboard,rebuild,operators,bus').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,dashboard,rebuild,operators,bus,deploy').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -212,6 +213,7 @@ async function main() {
   if (ONLY.has('dashboard')) rows.push(...await benchDashboard({ startServer, prepare, run, commandMix }, c));
   if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, commandMix }));
   if (ONLY.has('bus')) rows.push(...await benchBus());
+  if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   print(rows);
   console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);
 }
