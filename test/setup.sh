@@ -8,6 +8,7 @@ fi
 if ! command -v nats-server >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null
 fi
+bash "$(dirname "$0")/setup-engine.sh"
 
 # --- Database test images (data-services): PostgreSQL, MariaDB and Redis from Debian's packages,
 # cached by content (see test/images/databases/build.sh). Needs the container engine running.

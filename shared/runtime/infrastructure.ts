@@ -14,6 +14,8 @@ import type { TaskExec } from '../ports/task-exec.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
+import { dockerEngine } from '../adapters/docker/engine.ts';
+import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
@@ -28,6 +30,8 @@ export interface Infrastructure {
   readonly secrets: SecretBox;
   readonly tokenKey: Uint8Array;
   readonly clock: Clock;
+  /** Connects on first use: roles that never ask the engine never reach it. */
+  readonly engine: ContainerEngine;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
   /** Opens the bucket a destination names. */
@@ -56,6 +60,7 @@ export function openInfrastructure(config: Config, clock: Clock = systemClock): 
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
+    engine: dockerEngine(config.engineSocket),
     objectStorage: openS3Storage,
     taskExec: dockerTaskExec(docker),
     databaseServices: dockerDatabaseServices(docker),

@@ -15,6 +15,7 @@ import { benchRebuild } from './rebuild.ts';
 import { backupRows, benchBackup } from './backup.ts';
 import { benchOperators } from './operators.ts';
 import { benchBus } from './bus.ts';
+import { benchDeploy } from './deploy.ts';
 import type { ServerMessage } from './server.ts';
 
 const CONNECTIONS = 50;
@@ -23,7 +24,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,operators,bus,backup').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,operators,bus,deploy,backup').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -210,6 +211,7 @@ async function main() {
 
   if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, commandMix }));
   if (ONLY.has('bus')) rows.push(...await benchBus());
+  if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   if (ONLY.has('backup')) rows.push(...backupRows(await benchBackup()));
 
   print(rows);
