@@ -59,7 +59,7 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
     });
     const answer = await berth.call('dbgamma.deploy', { dbgammaId: created.dbgammaId });
     assert.equal(answer.status, 409);
-    assert.match(answer.body.message, /not running/);
+    assert.match(answer.body.message, /cannot be pulled|not running/);
     assert.equal((await berth.ok('dbgamma.one', { dbgammaId: created.dbgammaId })).applicationStatus, 'error');
     assert.equal((await docker('service', 'ls', '-q', '--filter', `name=${created.appName}`)).trim(), '');
     const stop = await berth.call('dbgamma.stop', { dbgammaId: created.dbgammaId });

@@ -34,7 +34,9 @@ export function dockerDatabaseServices(docker: Docker): DatabaseServices {
     } catch (error) {
       if (!notFound(error)) throw error;
     }
-    const stream = await docker.pull(reference);
+    const stream = await docker.pull(reference).catch((error: Error) => {
+      throw new Error(`image ${reference} cannot be pulled: ${error.message.replace(/^\(HTTP code \d+\) [\w ]+ - /, '')}`);
+    });
     await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error: Error | null, lines: Array<{ error?: string }>) => {
       const failed = error?.message ?? lines.find((line) => line.error)?.error;
       if (failed) reject(new Error(`image ${reference} cannot be pulled: ${failed}`)); else resolve();
