@@ -8,3 +8,4 @@ fi
 if ! command -v nats-server >/dev/null 2>&1; then
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null
 fi
+bash "$(dirname "$0")/setup-engine.sh"

@@ -7,6 +7,7 @@ import { applicationActions } from './deployer/application-actions.ts';
 import { Deployer } from './deployer/deployer.ts';
 import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
 import { runReactor } from './runtime/reactor.ts';
+import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
 
 /** Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another. */
@@ -20,7 +21,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   const deployer = new Deployer(deps);
   await deployer.recover();
   const consumers: Consumer[] = [];
-  for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions)]) {
+  for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions), proxyReactor(infra)]) {
     consumers.push(await runReactor(bus, reactor, (error, event) =>
       console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
   }

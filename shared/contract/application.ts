@@ -16,8 +16,17 @@ export const ApplicationWithChildren = Closed({
   ports: Type.Array(PortRecord), redirects: Type.Array(RedirectRecord), security: Type.Array(SecurityRecord),
   deployments: Type.Array(DeploymentRecord),
 });
-/** What `readAppMonitoring` answers: the runtime's samples, by measure. Its owner may refine it. */
-const Monitoring = Type.Record(Str(), Type.Array(Closed({ value: Num(), time: Str() })));
+/** What `readAppMonitoring` answers: one sample of the service's running containers, summed and one by one. */
+const Monitoring = Closed({
+  appName: Str(), cpuPercent: Num(),
+  memory: Closed({ usedBytes: Num(), limitBytes: Num() }),
+  network: Closed({ rxBytes: Num(), txBytes: Num() }),
+  blockIO: Closed({ readBytes: Num(), writeBytes: Num() }),
+  containers: Type.Array(Closed({
+    containerId: Str(), name: Str(), cpuPercent: Num(), memoryUsedBytes: Num(), memoryLimitBytes: Num(),
+    networkRxBytes: Num(), networkTxBytes: Num(), blockReadBytes: Num(), blockWriteBytes: Num(),
+  })),
+});
 
 const resources = {
   memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()),

@@ -3,11 +3,17 @@ import { group, get, none, post } from './operation.ts';
 import { Type } from '@sinclair/typebox';
 import { Bool, Closed, MinStr, Str } from './schema.ts';
 
-// The owner of these operations (deploy-engine) may refine the answers' shapes.
-const ContainerSummary = Closed({ containerId: Str(), name: Str(), image: Str(), state: Str(), status: Str() });
+const ContainerSummary = Closed({
+  containerId: Str(), name: Str(), image: Str(), state: Str(), status: Str(),
+  labels: Type.Record(Str(), Str()), ports: Str(),
+});
 /** The engine's own document (an inspected container, a node), answered as the engine gives it. */
 const EngineDocument = Type.Object({}, { additionalProperties: true });
-const JoinCommand = Closed({ command: Str(), version: Str() });
+/** The command a node runs to join, and its parts. */
+const JoinCommand = Closed({ command: Str(), token: Str(), managerAddress: Str() });
+const NodeSummary = Closed({
+  id: Str(), hostname: Str(), role: Str(), availability: Str(), state: Str(), address: Str(), leader: Bool(), engineVersion: Str(),
+});
 
 export const container = group('container', {
   getContainers: get(none, Type.Array(ContainerSummary)),
@@ -17,7 +23,7 @@ export const container = group('container', {
 });
 
 export const cluster = group('cluster', {
-  getNodes: get(none, Type.Array(EngineDocument)),
+  getNodes: get(none, Type.Array(NodeSummary)),
   removeWorker: post(Closed({ nodeId: Str() }), Bool()),
   addWorker: get(none, JoinCommand),
   addManager: get(none, JoinCommand),

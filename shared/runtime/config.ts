@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -23,6 +23,16 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
+  /** The container engine: a unix socket path or http(s)://host:port. */
+  readonly engineSocket: string;
+  /** How services publish their ports: `host` works everywhere, `ingress` needs the mesh. */
+  readonly publishMode: 'host' | 'ingress';
+  /** How long a deployment waits for its new tasks to run before failing with the engine's reason. */
+  readonly taskStartTimeoutMs: number;
+  /** Where the proxy's dynamic configuration files are written, one per application. */
+  readonly proxyDir: string;
+  /** The image enableSelfHostedRegistry runs. */
+  readonly registryImage: string;
   /** Request metrics at `/metrics` and a log line per request; off only to measure their cost. */
   readonly metrics: boolean;
   /** `/ready` answers 503 while the read models are more events than this behind the log. */
@@ -71,7 +81,7 @@ function roles(raw: string | undefined): RoleName[] {
 }
 
 export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  return {
+  const config: Config = {
     dataDir: resolve(env.BERTH_DATA_DIR || './data'),
     host: env.HOST || '0.0.0.0',
     port: number(env, 'PORT', 3000),
@@ -85,6 +95,11 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
     attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
     attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
+    engineSocket: env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock',
+    publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
+    taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
+    proxyDir: '',
+    registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: env.BERTH_METRICS !== 'off',
     readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
     eventStoreUrl: env.BERTH_EVENTSTORE_URL || undefined,
@@ -97,4 +112,6 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     actionWaitMs: number(env, 'BERTH_ACTION_WAIT_MS', 60_000),
     ...overrides,
   };
+  // Beside the data by default, wherever the data folder was put.
+  return { ...config, proxyDir: overrides.proxyDir ?? resolve(env.BERTH_PROXY_DIR || join(config.dataDir, 'proxy')) };
 }

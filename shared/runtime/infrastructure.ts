@@ -6,6 +6,8 @@ import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
+import { dockerEngine } from '../adapters/docker/engine.ts';
+import type { ContainerEngine } from '../ports/container-engine.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
@@ -23,6 +25,8 @@ export interface Infrastructure {
   readonly secrets: SecretBox;
   readonly tokenKey: Uint8Array;
   readonly clock: Clock;
+  /** Connects on first use: roles that never ask the engine never reach it. */
+  readonly engine: ContainerEngine;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
   /** Leases for one active writer across processes: when scaled out with NATS, else null (one process). */
@@ -52,6 +56,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
+    engine: dockerEngine(config.engineSocket),
     objectStorage: openS3Storage,
     async close() {
       if (bus) await (await bus).close();

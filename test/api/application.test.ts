@@ -144,7 +144,7 @@ describe('application operations', () => {
     const refreshed = await berth.ok('application.refreshToken', { applicationId });
     assert.notEqual(refreshed.refreshToken, created.refreshToken);
     assert.equal((await berth.ok('application.markRunning', { applicationId })).applicationStatus, 'running');
-    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n';
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n      service: shop\n';
     assert.equal((await berth.ok('application.updateProxyConfig', { applicationId, proxyConfig })).proxyConfig, proxyConfig);
     await berth.refused('application.updateProxyConfig', { applicationId, proxyConfig: 'http: [unclosed' }, 400, 'proxyConfig');
     await berth.refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig }, 404, 'applicationId');
@@ -152,12 +152,11 @@ describe('application operations', () => {
 
   it('answers the runtime operations NOT_FOUND for an unknown id, appending nothing', async () => {
     const { applicationId, appName } = await create();
-    for (const operation of ['reload', 'stop', 'start', 'redeploy', 'deploy', 'cleanQueues', 'readProxyConfig']) {
+    for (const operation of ['reload', 'stop', 'start', 'redeploy', 'deploy', 'cleanQueues']) {
       await berth.refused(`application.${operation}`, { applicationId: 'nope', ...(operation === 'reload' && { appName }) }, 404, 'applicationId');
     }
-    const body = await berth.refused('application.readProxyConfig', { applicationId }, 501);
-    assert.equal(body.code, 'NOT_IMPLEMENTED');
-    await berth.refused('application.readAppMonitoring', { appName }, 501);
+    await berth.refused('application.readProxyConfig', { applicationId: 'nope' }, 404, 'applicationId');
+    assert.equal(await berth.ok('application.readProxyConfig', { applicationId }), null, 'no file before a deploy writes one');
   });
 
   it('deletes an application with its project, freeing its appName', async () => {

@@ -93,9 +93,11 @@ describe('registry and certificates operations', () => {
       assert.equal((await berth.call('registry.one', { registryId })).status, 404);
     });
 
-    it('says testRegistry and enableSelfHostedRegistry are not built yet, after checking the URL', async () => {
-      await berth.refused('registry.testRegistry', registryInput('probe'), 501);
-      await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 501);
+    it('answers why a registry cannot be reached, or its image pulled', async () => {
+      const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
+      assert.match(unreachable.message, /registry\.example\.com/);
+      const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 400, 'registryUrl');
+      assert.match(noImage.message, /could not be pulled/);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');
     });
   });

@@ -14,6 +14,7 @@ import { freePort } from '../support/http.ts';
 import { benchRebuild } from './rebuild.ts';
 import { benchOperators } from './operators.ts';
 import { benchBus } from './bus.ts';
+import { benchDeploy } from './deploy.ts';
 import { benchScaleout } from './scaleout.ts';
 import type { ServerMessage } from './server.ts';
 
@@ -23,7 +24,7 @@ const WARMUP_SECONDS = 2;
 const POOL = 1000;
 const MB = 1024 * 1024;
 /** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,operators,bus,scaleout').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,rebuild,operators,bus,deploy,scaleout').split(','));
 
 const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -210,6 +211,7 @@ async function main() {
 
   if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, commandMix }));
   if (ONLY.has('bus')) rows.push(...await benchBus());
+  if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   if (ONLY.has('scaleout')) rows.push(...await benchScaleout({ startServer, prepare, commandMix }));
   print(rows);
   console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);

@@ -13,6 +13,8 @@ import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
 import { stopUsing } from './reservations.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
+import { readProxyFile } from '@berth/shared/adapters/proxy-file';
+import { appMonitoring } from './engine.ts';
 import { applicationRuntime } from './application-runtime.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
@@ -74,7 +76,10 @@ export const application: GroupHandlers<typeof contract.application> = {
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
   ...applicationRuntime,
-  readProxyConfig: pending('proxy', applicationAggregate),
-  // Asked by runtime name, of any kind of service: nothing to look up until monitoring exists.
-  readAppMonitoring: pending('monitoring'),
+  readProxyConfig: async (input, ctx) => {
+    const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return readProxyFile(ctx.infra.config.proxyDir, current.appName);
+  },
+  // Asked by runtime name, of any kind of service.
+  readAppMonitoring: (input, ctx) => appMonitoring(input.appName, ctx),
 };

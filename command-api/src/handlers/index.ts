@@ -13,6 +13,7 @@ import { backup } from './backup.ts';
 import { destination } from './destination.ts';
 import { registry } from './registry.ts';
 import { certificates } from './certificates.ts';
+import { cluster, container } from './engine.ts';
 import { deployment } from './deployment.ts';
 import { events } from './events.ts';
 
@@ -21,6 +22,7 @@ const groups: Record<string, Record<string, Handler<never> | undefined>> = {
   application, port, redirects, security,
   compose, ...databaseGroups,
   backup, destination, registry, certificates, deployment, events,
+  cluster, container,
 };
 
 /** The handler of an operation; one not built yet answers NOT_IMPLEMENTED, and appends nothing. */

@@ -1,15 +1,18 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate } from '@berth/shared/domain/account/account';
 import { registryAggregate, type RegistryType } from '@berth/shared/domain/registry/registry';
-import { mustBeRegistryUrl } from '@berth/shared/domain/registry/registry-url';
-import { badRequest, conflict, unauthorized } from '@berth/shared/errors';
+import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
+import { DomainError, badRequest, unauthorized } from '@berth/shared/errors';
+import { EngineError } from '@berth/shared/ports/container-engine';
 import { newId } from '@berth/shared/ids';
-import { all, change, one, pending, removal, type GroupHandlers, type Handler } from './kit.ts';
+import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { retire } from './reservations.ts';
 
 /** How the log's count of a registry's applications speaks of it. */
 export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'application(s)' } as const;
 import { resealed } from './secret-update.ts';
+import { runSelfHostedRegistry } from './self-hosted-registry.ts';
+import type { InputOf } from '@berth/shared/contract/operation';
 
 /** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
 function isoInstant(value: string): string {
@@ -18,23 +21,36 @@ function isoInstant(value: string): string {
   return new Date(time).toISOString();
 }
 
-/** Checks what can be checked without reaching the registry, then says the reaching is not built yet. */
-const pendingAccess = <I extends { registryUrl: string }>(): Handler<I> => async (input, ctx) => {
+
+/** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
+const testRegistry: Handler<{ registryUrl: string; username: string; password: string }> = async (input, ctx) => {
   mustBeRegistryUrl(input.registryUrl);
-  return pending('registry access')(input, ctx);
+  try {
+    await ctx.infra.engine.checkAuth({
+      username: input.username, password: input.password, serveraddress: registryHostOf(input.registryUrl) || DEFAULT_REGISTRY,
+    });
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    // A refused login names the credentials; anything else (unreachable, not a registry) the URL.
+    const field = /unauthori[sz]ed|401|denied|incorrect/i.test(error.message) ? 'password' : 'registryUrl';
+    throw new DomainError('BAD_REQUEST', `The registry refused the login: ${error.message}`, [{ message: error.message, path: field }]);
+  }
+  return true;
 };
 
+const create = change(registryAggregate, (input: InputOf<typeof contract.registry.create>, ctx) => {
+  if (!ctx.actor) throw unauthorized();
+  return {
+    type: 'CreateRegistry',
+    data: {
+      ...input, registryId: newId(), password: ctx.secrets.seal(input.password),
+      registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
+    },
+  };
+});
+
 export const registry: GroupHandlers<typeof contract.registry> = {
-  create: change(registryAggregate, (input, ctx) => {
-    if (!ctx.actor) throw unauthorized();
-    return {
-      type: 'CreateRegistry',
-      data: {
-        ...input, registryId: newId(), password: ctx.secrets.seal(input.password),
-        registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
-      },
-    };
-  }),
+  create,
   update: change(registryAggregate, async (input, ctx) => {
     const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     if (input.adminId !== undefined) await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
@@ -55,6 +71,9 @@ export const registry: GroupHandlers<typeof contract.registry> = {
     await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'Registry is used by applications; set another registry on them first');
     return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
   }),
-  testRegistry: pendingAccess(),
-  enableSelfHostedRegistry: pendingAccess(),
+  testRegistry,
+  enableSelfHostedRegistry: async (input, ctx) => {
+    await runSelfHostedRegistry(input, ctx);
+    return create({ ...input, registryName: 'Self-hosted registry', registryType: 'selfHosted', imagePrefix: null }, ctx);
+  },
 };

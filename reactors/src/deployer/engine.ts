@@ -1,6 +1,9 @@
 // The real work on the container engine (the engine half of the deployer): what the reactors
 // role runs in production. Tests may hand the deployer other work; production never does.
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { serviceActionsWith } from './actions.ts';
+import { deployerDepsOf } from './deps.ts';
+import { runDeploymentWith } from './run.ts';
 import type { RunDeployment, ServiceActions } from './work.ts';
 
 export interface EngineWork {
@@ -8,11 +11,8 @@ export interface EngineWork {
   readonly actions: ServiceActions;
 }
 
-const missing = async (): Promise<never> => {
-  throw new Error('the container engine adapter is not part of this build yet');
-};
-
-/** Replaced by the dockerode-backed work when the engine half lands. */
-export function engineWorkOf(_infra: Infrastructure): EngineWork {
-  return { run: missing, actions: { start: missing, stop: missing, reload: missing, remove: missing } };
+/** The deployment work and the service actions on the infrastructure's engine. */
+export function engineWorkOf(infra: Infrastructure): EngineWork {
+  const deps = deployerDepsOf(infra);
+  return { run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
 }

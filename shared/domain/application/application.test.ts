@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { specOf } from '../testing.ts';
@@ -64,7 +65,7 @@ describe('application decider', () => {
       .then([{ type: 'ApplicationTokenRefreshed', data: { applicationId: 'a1', refreshToken: 't2' } }]);
   });
   it('stores a proxy configuration that is a YAML mapping', () => {
-    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n';
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n      service: shop\n';
     spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } })
       .then([{ type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }]);
   });
@@ -73,6 +74,16 @@ describe('application decider', () => {
       .thenFails('BAD_REQUEST', 'proxyConfig');
     spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: '- a\n- b\n' } })
       .thenFails('BAD_REQUEST', 'proxyConfig');
+  });
+  it('refuses a proxy configuration the proxy\'s schema would refuse, naming the fault', () => {
+    const refused = (proxyConfig: string, fault: RegExp) => assert.throws(
+      () => applicationAggregate.decide({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } }, applicationAggregate.evolve(null, created)),
+      (error: Error) => fault.test(error.message));
+    refused('htp:\n  routers: {}\n', /unknown key "htp"/);
+    refused('http:\n  routers:\n    web:\n      service: s\n', /http\.routers\.web: "rule" must be a string/);
+    refused('http:\n  middlewares:\n    m:\n      notAMiddleware: {}\n', /http\.middlewares\.m: must hold exactly one known middleware/);
+    refused('http:\n  services:\n    s:\n      loadBalancer:\n        servers: [{}]\n', /servers\[0\]: needs a "url"/);
+    refused('tls:\n  certificates:\n    - certFile: a.crt\n', /tls\.certificates\[0\]: needs "certFile" and "keyFile"/);
   });
   it('answers NOT_FOUND before judging the proxy configuration of an unknown application', () => {
     spec.given([]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: 'http: [' } })

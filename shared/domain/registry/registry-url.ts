@@ -30,3 +30,12 @@ function problemOf(url: string): string | null {
   if (parsed.search || parsed.hash || url.includes('?') || url.includes('#')) return 'must not have a query or fragment';
   return null;
 }
+
+/** host[:port] of a registry URL given with or without a scheme and path: where logins go. */
+export const registryHostOf = (registryUrl: string) => registryUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+
+/** The registry URL as image references start: host[:port][/path], without scheme or trailing slash. */
+export const registryPathOf = (registryUrl: string) => registryUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '');
+
+/** Where the engine logs in when a registry URL or an image reference names no host. */
+export const DEFAULT_REGISTRY = 'https://index.docker.io/v1/';

@@ -1,0 +1,80 @@
+// Live views of the container engine and the swarm: asked of the engine at each call, never
+// stored. An engine refusal answers in the spec's error shape, naming the field it concerns.
+import type { contract } from '@berth/shared/contract/index';
+import { DomainError, conflict, notFound } from '@berth/shared/errors';
+import { EngineError, type ContainerStats } from '@berth/shared/ports/container-engine';
+import type { Context } from '../context.ts';
+import type { GroupHandlers } from './kit.ts';
+
+/** The engine's refusal as an answer: unknown is NOT_FOUND naming `field`, the rest BAD_REQUEST with its reason. */
+export async function askEngine<T>(ask: () => Promise<T>, field: string, what: string): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    if (error.status === 404) throw notFound(field, what);
+    throw new DomainError('BAD_REQUEST', `The container engine refused: ${error.message}`, [{ message: error.message, path: field }]);
+  }
+}
+
+const engineOf = (ctx: Context) => ctx.infra.engine;
+/** Containers of a swarm service carry its name in this label. */
+const serviceLabel = (appName: string) => `com.docker.swarm.service.name=${appName}`;
+
+/** The join command a node runs to enter this swarm. */
+async function joinCommand(ctx: Context, role: 'worker' | 'manager') {
+  const join = await askEngine(() => engineOf(ctx).joinInfo(), 'cluster', 'Swarm');
+  const token = role === 'worker' ? join.workerToken : join.managerToken;
+  return { command: `docker swarm join --token ${token} ${join.managerAddress}`, token, managerAddress: join.managerAddress };
+}
+
+export const cluster: GroupHandlers<typeof contract.cluster> = {
+  getNodes: async (_input, ctx) => askEngine(() => engineOf(ctx).listNodes(), 'cluster', 'Swarm'),
+  addWorker: async (_input, ctx) => joinCommand(ctx, 'worker'),
+  addManager: async (_input, ctx) => joinCommand(ctx, 'manager'),
+  removeWorker: async (input, ctx) => {
+    const nodes = await askEngine(() => engineOf(ctx).listNodes(), 'nodeId', 'Node');
+    const node = nodes.find((candidate) => candidate.id === input.nodeId);
+    if (!node) throw notFound('nodeId', 'Node');
+    if (node.role === 'manager') throw conflict('The node is a manager; only workers are removed here', 'nodeId');
+    // Drained first, so its tasks move to the other nodes before it leaves.
+    await askEngine(() => engineOf(ctx).drainNode(node.id), 'nodeId', 'Node');
+    await askEngine(() => engineOf(ctx).removeNode(node.id), 'nodeId', 'Node');
+    return true;
+  },
+};
+
+export const container: GroupHandlers<typeof contract.container> = {
+  getContainers: async (_input, ctx) => askEngine(() => engineOf(ctx).listContainers(), 'containerId', 'Container'),
+  getConfig: async (input, ctx) => {
+    const config = await askEngine(() => engineOf(ctx).inspectContainer(input.containerId), 'containerId', 'Container');
+    if (!config) throw notFound('containerId', 'Container');
+    return config;
+  },
+  getContainersByAppNameMatch: async (input, ctx) =>
+    askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container'),
+  getContainersByAppLabel: async (input, ctx) =>
+    askEngine(() => engineOf(ctx).listContainers({ label: serviceLabel(input.appName) }), 'appName', 'Container'),
+};
+
+const total = (samples: readonly ContainerStats[], key: keyof ContainerStats) =>
+  samples.reduce((sum, sample) => sum + sample[key], 0);
+
+/** CPU, memory, network and block I/O of a service's running containers, summed and one by one. */
+export async function appMonitoring(appName: string, ctx: Context) {
+  const engine = engineOf(ctx);
+  const running = (await askEngine(() => engine.listContainers({ label: serviceLabel(appName) }), 'appName', 'Service'))
+    .filter((candidate) => candidate.state === 'running');
+  const containers = await Promise.all(running.map(async (candidate) => ({
+    containerId: candidate.containerId, name: candidate.name,
+    ...(await askEngine(() => engine.containerStats(candidate.containerId), 'appName', 'Container')),
+  })));
+  return {
+    appName,
+    cpuPercent: total(containers, 'cpuPercent'),
+    memory: { usedBytes: total(containers, 'memoryUsedBytes'), limitBytes: total(containers, 'memoryLimitBytes') },
+    network: { rxBytes: total(containers, 'networkRxBytes'), txBytes: total(containers, 'networkTxBytes') },
+    blockIO: { readBytes: total(containers, 'blockReadBytes'), writeBytes: total(containers, 'blockWriteBytes') },
+    containers,
+  };
+}

@@ -1,0 +1,59 @@
+// The service actions on the engine; each resolves once the engine has done it (bounded wait).
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Application } from '@berth/shared/domain/application/record';
+import type { ServiceSpec } from '@berth/shared/ports/container-engine';
+import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
+import type { DeployerDeps } from './deps.ts';
+import { localRepository, registryRepository } from './images.ts';
+import { waitForService } from './rollout.ts';
+import type { ServiceActions } from './work.ts';
+
+const NO_SIGNAL = new AbortController().signal;
+const quiet = () => {};
+
+const withReplicas = (spec: ServiceSpec, replicas: number): ServiceSpec => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } });
+
+async function scale(deps: DeployerDeps, app: Application, replicas: number): Promise<void> {
+  const info = await deps.engine.updateService(app.appName, (spec) => withReplicas(spec, replicas));
+  if (replicas > 0) return waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
+  await until(deps, `the tasks of ${app.appName} to stop`, async () =>
+    !(await deps.engine.listTasks(app.appName)).some((task) => task.state === 'running'));
+}
+
+/** Polls `done` until it holds, within the deployer's bound on engine waits. */
+async function until(deps: DeployerDeps, what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + deps.settings.taskStartTimeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out after ${deps.settings.taskStartTimeoutMs} ms waiting for ${what}`);
+}
+
+export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
+  return {
+    start: (app) => scale(deps, app, app.replicas),
+    stop: (app) => scale(deps, app, 0),
+    async reload(app) {
+      // Same spec, new tasks: the image is not rebuilt nor pulled again.
+      const info = await deps.engine.updateService(app.appName, (spec) => ({
+        ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 },
+      }));
+      await waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
+    },
+    async remove(app) {
+      await deps.engine.removeService(app.appName);
+      // Its containers go away shortly after it; only then are its images free to remove.
+      await until(deps, `the containers of ${app.appName} to go`, async () =>
+        (await deps.engine.listContainers({ label: `com.docker.swarm.service.name=${app.appName}` })).length === 0);
+      const registry = app.registryId ? await deps.records.registry(app.registryId) : null;
+      const repositories = [localRepository(app), ...(registry ? [registryRepository(app, registry)] : [])];
+      for (const repository of repositories) {
+        for (const tag of await deps.engine.imageTags(repository)) await deps.engine.removeImage(tag);
+      }
+      await removeProxyFile(deps.settings.proxyDir, app.appName);
+      await rm(join(deps.settings.sourcesDir, app.appName), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// What the deployment work needs from the rest of Berth: the engine, the instance's secret box to
+// open sealed credentials, the records it reads beside the application, and its settings.
+import { join } from 'node:path';
+import type { Certificate } from '@berth/shared/domain/certificate/certificate';
+import type { Port } from '@berth/shared/domain/port/port';
+import type { Redirect } from '@berth/shared/domain/redirect/redirect';
+import type { Registry } from '@berth/shared/domain/registry/registry';
+import type { Security } from '@berth/shared/domain/security/security';
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+import type { ContainerEngine } from '@berth/shared/ports/container-engine';
+import type { ReadStore } from '@berth/shared/ports/read-store';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+
+export interface DeployerSettings {
+  readonly publishMode: 'host' | 'ingress';
+  /** Bound on the wait for a deploy's tasks to run; then it fails with the engine's reason. */
+  readonly taskStartTimeoutMs: number;
+  /** Where sources are fetched to, one folder per application (redeploy rebuilds what is there). */
+  readonly sourcesDir: string;
+  /** The proxy's dynamic configuration folder. */
+  readonly proxyDir: string;
+}
+
+/** The records read beside an application; each list oldest first. */
+export interface DeployerRecords {
+  registry(registryId: string): Promise<Registry | null>;
+  ports(applicationId: string): Promise<Port[]>;
+  redirects(applicationId: string): Promise<Redirect[]>;
+  securities(applicationId: string): Promise<Security[]>;
+  certificates(): Promise<Certificate[]>;
+}
+
+export interface DeployerDeps {
+  readonly engine: ContainerEngine;
+  readonly secrets: SecretBox;
+  readonly records: DeployerRecords;
+  readonly settings: DeployerSettings;
+}
+
+const oldestFirst = <T>(docs: unknown[]) =>
+  (docs as Array<T & { createdAt: string }>).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+export function recordsOf(readStore: ReadStore): DeployerRecords {
+  const childrenOf = <T>(collection: string) => async (applicationId: string) =>
+    oldestFirst<T>(await readStore.find(collection, 'applicationId', applicationId));
+  return {
+    registry: async (registryId) => (await readStore.get('registry', registryId)) as Registry | null,
+    ports: childrenOf<Port>('port'),
+    redirects: childrenOf<Redirect>('redirect'),
+    securities: childrenOf<Security>('security'),
+    certificates: async () => oldestFirst<Certificate>(await readStore.all('certificate')),
+  };
+}
+
+/** The deployer's dependencies as the reactors role finds them in the infrastructure. */
+export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
+  return {
+    engine: infra.engine,
+    secrets: infra.secrets,
+    records: recordsOf(infra.readStore),
+    settings: {
+      publishMode: infra.config.publishMode,
+      taskStartTimeoutMs: infra.config.taskStartTimeoutMs,
+      sourcesDir: join(infra.config.dataDir, 'sources'),
+      proxyDir: infra.config.proxyDir,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// Where a deployment's image lives: a local repository per application, or the application's
+// registry, with one tag per deployment so that a rollback redeploys it without a build.
+import type { Application } from '@berth/shared/domain/application/record';
+import type { Registry } from '@berth/shared/domain/registry/registry';
+import type { RegistryAuth } from '@berth/shared/ports/container-engine';
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+import { DEFAULT_REGISTRY, registryHostOf, registryPathOf } from '@berth/shared/domain/registry/registry-url';
+
+/** The local repository of an application's images. */
+export const localRepository = (app: Pick<Application, 'appName'>) => `berth/${app.appName}`;
+
+export const deploymentTag = (deploymentId: string) => `deploy-${deploymentId}`;
+
+export function registryRepository(app: Pick<Application, 'appName'>, registry: Registry): string {
+  const prefix = registry.imagePrefix?.replace(/^\/+|\/+$/g, '');
+  return [registryPathOf(registry.registryUrl), prefix, app.appName].filter(Boolean).join('/');
+}
+
+export const registryAuth = (registry: Registry, secrets: SecretBox): RegistryAuth => ({
+  username: registry.username, password: secrets.open(registry.password), serveraddress: registryHostOf(registry.registryUrl) || DEFAULT_REGISTRY,
+});
+
+/** The registry host an image reference names, when it names one (`host.tld/…`, `host:5000/…`). */
+export function hostOf(reference: string): string | null {
+  const first = reference.split('/')[0] ?? '';
+  return reference.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : null;
+}

@@ -1,0 +1,50 @@
+// Writes a service spec and watches its tasks; when they do not run (or the deployment is
+// cancelled), the service goes back to the spec it had, or away if it had none.
+import type { RegistryAuth, ServiceInfo, ServiceSpec } from '@berth/shared/ports/container-engine';
+import type { DeployerDeps } from './deps.ts';
+import { expectedTasks } from './service-spec.ts';
+import { waitForRollout } from '@berth/shared/runtime/task-watch';
+
+export interface RolloutJob {
+  readonly signal: AbortSignal;
+  readonly log: (line: string) => void;
+}
+
+/** Waits for the tasks of the spec the service has now (image as the engine resolved it). */
+export function waitForService(deps: DeployerDeps, info: ServiceInfo, job: RolloutJob): Promise<void> {
+  return waitForRollout(deps.engine, {
+    service: info.spec.Name,
+    image: info.spec.TaskTemplate.ContainerSpec.Image,
+    forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
+    replicas: expectedTasks(info.spec),
+    timeoutMs: deps.settings.taskStartTimeoutMs,
+    signal: job.signal,
+    log: job.log,
+  });
+}
+
+async function restore(deps: DeployerDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
+  if (!before) {
+    await deps.engine.removeService(name);
+    log(`Removed the service ${name} this deployment created`);
+    return;
+  }
+  await deps.engine.updateService(name, (current) => ({
+    ...before.spec, TaskTemplate: { ...before.spec.TaskTemplate, ForceUpdate: (current.TaskTemplate.ForceUpdate ?? 0) + 1 },
+  }));
+  log(`Restored the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image})`);
+}
+
+export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: RegistryAuth | undefined, job: RolloutJob): Promise<void> {
+  const before = await deps.engine.inspectService(spec.Name);
+  job.signal.throwIfAborted();
+  job.log(`${before ? 'Updating' : 'Creating'} the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}`);
+  const info = await deps.engine.upsertService(spec, auth);
+  try {
+    await waitForService(deps, info, job);
+  } catch (error) {
+    await restore(deps, before, spec.Name, job.log).catch((failure: unknown) => job.log(`Could not restore the service: ${String(failure)}`));
+    throw error;
+  }
+  job.log(`The service ${spec.Name} runs ${expectedTasks(info.spec)} task(s) of this deployment`);
+}

@@ -1,0 +1,51 @@
+// The deployment work the queue runs: source → image under the deployment's tag → (push to the
+// application's registry) → service spec rolled out and watched. A rollback skips to the rollout.
+import type { RegistryAuth } from '@berth/shared/ports/container-engine';
+import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
+import type { DeployerDeps } from './deps.ts';
+import { DeploymentFailure, parseEnv } from './env.ts';
+import { deploymentTag, localRepository, registryAuth, registryRepository } from './images.ts';
+import { rollOut } from './rollout.ts';
+import { serviceSpecOf } from './service-spec.ts';
+import { produceImage } from './source.ts';
+import { writeApplicationProxy } from '../proxy/write.ts';
+
+async function registryOf(deps: DeployerDeps, work: DeploymentWork) {
+  const { registryId } = work.application;
+  if (!registryId) return null;
+  const registry = await deps.records.registry(registryId);
+  if (!registry) throw new DeploymentFailure(`the application's registry ${registryId} does not exist any more`);
+  return registry;
+}
+
+export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
+  return async (work: DeploymentWork): Promise<DeploymentResult> => {
+    const app = work.application;
+    // What can fail without touching anything fails first.
+    const env = parseEnv(app.env);
+    const registry = await registryOf(deps, work);
+    const auth: RegistryAuth | undefined = registry ? registryAuth(registry, deps.secrets) : undefined;
+    let image = work.image;
+    let revision: string | null = null;
+    if (work.kind === 'rollback' && image) {
+      work.log(`Rolling back to ${image}: nothing is fetched or built`);
+    } else {
+      const tag = deploymentTag(work.deploymentId);
+      const local = `${localRepository(app)}:${tag}`;
+      ({ revision } = await produceImage(deps, work, local));
+      image = local;
+      if (registry && auth) {
+        image = `${registryRepository(app, registry)}:${tag}`;
+        await deps.engine.tagImage(local, image);
+        work.log(`Pushing ${image} to ${registry.registryName}`);
+        await deps.engine.pushImage(image, auth, work.log);
+      }
+    }
+    work.signal.throwIfAborted();
+    const ports = await deps.records.ports(app.applicationId);
+    const spec = serviceSpecOf(app, { image, env, ports, publishMode: deps.settings.publishMode });
+    await rollOut(deps, spec, auth, work);
+    await writeApplicationProxy(deps, app);
+    return { image, revision };
+  };
+}

@@ -1,0 +1,73 @@
+// The orchestrator's service spec for an application: pure, from the record, its image, its
+// environment and its port records. The *Orch fields are already in the orchestrator's shape.
+import type { Application } from '@berth/shared/domain/application/record';
+import type { Port } from '@berth/shared/domain/port/port';
+import type { PortBinding, Resources, ServiceSpec } from '@berth/shared/ports/container-engine';
+
+export interface SpecInputs {
+  readonly image: string;
+  readonly env: readonly string[];
+  readonly ports: readonly Pick<Port, 'publishedPort' | 'targetPort' | 'protocol'>[];
+  readonly publishMode: 'host' | 'ingress';
+}
+
+/** Labels Berth puts on every service it runs, to find an application's services and containers. */
+export const appLabels = (app: Pick<Application, 'appName' | 'applicationId'>) => ({
+  'berth.appName': app.appName, 'berth.applicationId': app.applicationId,
+});
+
+/** Memory in bytes and CPU in nano-CPUs, the orchestrator's units, as the reference stores them. */
+function resources(memory: number | null, cpu: number | null): Resources | undefined {
+  if (memory === null && cpu === null) return undefined;
+  return {
+    ...(memory !== null && { MemoryBytes: Math.round(memory) }),
+    ...(cpu !== null && { NanoCPUs: Math.round(cpu) }),
+  };
+}
+
+function mode(app: Application): object {
+  const given = app.modeOrch;
+  if (!given || (!given.Global && !given.ReplicatedJob && !given.GlobalJob)) {
+    return { Replicated: { Replicas: given?.Replicated?.Replicas ?? app.replicas } };
+  }
+  return given;
+}
+
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined && item !== null)) as T;
+
+export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec {
+  const limits = resources(app.memoryLimit, app.cpuLimit);
+  const reservations = resources(app.memoryReservation, app.cpuReservation);
+  const ports: PortBinding[] = inputs.ports.map((port) => ({
+    Protocol: port.protocol, TargetPort: port.targetPort, PublishedPort: port.publishedPort, PublishMode: inputs.publishMode,
+  }));
+  return defined({
+    Name: app.appName,
+    Labels: { ...app.labelsOrch, ...appLabels(app) },
+    TaskTemplate: defined({
+      ContainerSpec: defined({
+        Image: inputs.image,
+        Env: [...inputs.env],
+        // The command runs in a shell, as the user typed it.
+        ...(app.command && { Command: ['/bin/sh'], Args: ['-c', app.command] }),
+        Labels: appLabels(app),
+        Healthcheck: app.healthCheckOrch ?? undefined,
+      }),
+      Resources: limits || reservations ? defined({ Limits: limits, Reservations: reservations }) : undefined,
+      RestartPolicy: app.restartPolicyOrch ?? undefined,
+      Placement: app.placementOrch ?? undefined,
+      Networks: app.networkOrch ?? undefined,
+    }),
+    Mode: mode(app),
+    UpdateConfig: app.updateConfigOrch ?? undefined,
+    RollbackConfig: app.rollbackConfigOrch ?? undefined,
+    EndpointSpec: { Mode: 'vip', Ports: ports },
+  });
+}
+
+/** How many tasks of a deploy must run before it counts as done (a global service: at least one). */
+export function expectedTasks(spec: ServiceSpec): number {
+  const replicated = (spec.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated;
+  return replicated ? replicated.Replicas ?? 1 : 1;
+}

@@ -1,0 +1,58 @@
+// A git source: cloned at its branch over https, ssh (with the application's generated key) or
+// from a local path, into the application's own folder. Redeploy rebuilds what was fetched.
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+import type { Sealed } from '@berth/shared/crypto/secrets';
+import { runTool } from './process.ts';
+
+export interface GitSource {
+  readonly url: string;
+  readonly branch: string | null;
+  /** The sealed private key for an ssh URL. */
+  readonly sshKey: Sealed | null;
+}
+
+export interface Fetched {
+  readonly dir: string;
+  readonly revision: string;
+}
+
+/** A URL as the log may show it: user and password or token left out. */
+export const redactUrl = (text: string) => text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+
+/** Neither a URL (`scheme://`) nor an ssh address (`user@host:path`). */
+const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/@]+@[^:/]+:/.test(url);
+
+export async function fetchGit(source: GitSource, into: string, options: {
+  refetch: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
+}): Promise<Fetched> {
+  const run = { signal: options.signal, log: options.log, redact: redactUrl };
+  const dir = join(into, 'source');
+  if (options.refetch || !existsSync(join(dir, '.git'))) {
+    await rm(into, { recursive: true, force: true });
+    await mkdir(into, { recursive: true });
+    options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
+    const env = source.sshKey ? await sshEnv(into, options.secrets.open(source.sshKey)) : {};
+    const branch = source.branch ? ['--branch', source.branch] : [];
+    // A local repository is cloned whole (git ignores --depth there, and says so).
+    const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
+    await runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, dir], { ...run, env });
+    await rm(join(into, 'ssh-key'), { force: true });
+  } else {
+    options.log('Rebuilding the source fetched by the last deploy');
+  }
+  const revision = (await runTool('git', ['rev-parse', 'HEAD'], { ...run, cwd: dir, quiet: true })).trim();
+  options.log(`Revision ${revision}`);
+  return { dir, revision };
+}
+
+/** The key in a file only the engine's user reads, for the clone only (removed right after it). */
+async function sshEnv(into: string, privateKey: string): Promise<NodeJS.ProcessEnv> {
+  const keyFile = join(into, 'ssh-key');
+  await writeFile(keyFile, privateKey.endsWith('\n') ? privateKey : `${privateKey}\n`, { mode: 0o600 });
+  return {
+    GIT_SSH_COMMAND: `ssh -i ${keyFile} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=${join(into, 'known_hosts')}`,
+  };
+}

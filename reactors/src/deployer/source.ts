@@ -1,0 +1,58 @@
+// Turns a deployment's source into a local image under the deployment's own tag: a pulled (or
+// local) container image re-tagged, or a build of the fetched git source.
+import { join } from 'node:path';
+import type { Application } from '@berth/shared/domain/application/record';
+import type { RegistryAuth } from '@berth/shared/ports/container-engine';
+import type { DeploymentWork } from './work.ts';
+import type { DeployerDeps } from './deps.ts';
+import { DeploymentFailure } from './env.ts';
+import { buildImage } from './build.ts';
+import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
+import { hostOf } from './images.ts';
+import { fetchGit } from './source-git.ts';
+
+export interface Produced {
+  readonly revision: string | null;
+}
+
+function pullAuth(deps: DeployerDeps, app: Application, reference: string): RegistryAuth | undefined {
+  if (!app.username || !app.password) return undefined;
+  return { username: app.username, password: deps.secrets.open(app.password), serveraddress: hostOf(reference) ?? DEFAULT_REGISTRY };
+}
+
+async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
+  const reference = work.application.containerImage;
+  if (!reference) throw new DeploymentFailure('the application has no container image set (saveContainerProvider)');
+  work.log(`Pulling ${reference}`);
+  try {
+    await deps.engine.pullImage(reference, pullAuth(deps, work.application, reference), work.log);
+  } catch (error) {
+    work.signal.throwIfAborted();
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!(await deps.engine.imageExists(reference))) throw new DeploymentFailure(`the image ${reference} could not be pulled: ${reason}`);
+    work.log(`Pull failed (${reason}); using the engine's local image ${reference}`);
+  }
+  await deps.engine.tagImage(reference, tag);
+  return { revision: null };
+}
+
+async function fromGit(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
+  const app = work.application;
+  if (!app.customGitUrl) throw new DeploymentFailure('the application has no git URL set (saveGitProdiver)');
+  const fetched = await fetchGit(
+    { url: app.customGitUrl, branch: app.customGitBranch, sshKey: app.sshPrivateKey },
+    join(deps.settings.sourcesDir, app.appName),
+    { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
+  );
+  await buildImage(deps.engine, app, { sourceDir: fetched.dir, buildPath: app.customGitBuildPath, tag, signal: work.signal, log: work.log });
+  return { revision: fetched.revision };
+}
+
+/** Fetches and builds (or pulls) the application's source into the image `tag`. */
+export async function produceImage(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
+  switch (work.application.sourceType) {
+    case 'container': return fromContainerImage(deps, work, tag);
+    case 'git': return fromGit(deps, work, tag);
+    case 'forge': throw new DeploymentFailure('the forge integration is not configured on this Berth (admin forge settings)');
+  }
+}

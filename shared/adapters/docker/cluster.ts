@@ -1,0 +1,61 @@
+// The swarm's nodes and how another node joins it.
+import type Docker from 'dockerode';
+import type { JoinInfo, NodeInfo } from '../../ports/container-engine.ts';
+import { engineError } from './progress.ts';
+
+type RawNode = {
+  ID: string; Version: { Index: number };
+  Spec: { Role: 'worker' | 'manager'; Availability: string; Labels?: Record<string, string> };
+  Description?: { Hostname?: string; Engine?: { EngineVersion?: string } };
+  Status?: { State?: string; Addr?: string };
+  ManagerStatus?: { Leader?: boolean; Addr?: string };
+};
+
+export async function listNodes(docker: Docker): Promise<NodeInfo[]> {
+  try {
+    const nodes = await docker.listNodes() as RawNode[];
+    return nodes.map((node) => ({
+      id: node.ID,
+      hostname: node.Description?.Hostname ?? '',
+      role: node.Spec.Role,
+      availability: node.Spec.Availability,
+      state: node.Status?.State ?? 'unknown',
+      address: node.Status?.Addr ?? '',
+      leader: node.ManagerStatus?.Leader ?? false,
+      engineVersion: node.Description?.Engine?.EngineVersion ?? '',
+    }));
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function joinInfo(docker: Docker): Promise<JoinInfo> {
+  try {
+    const swarm = await docker.swarmInspect() as { JoinTokens: { Worker: string; Manager: string } };
+    const info = await docker.info() as { Swarm?: { RemoteManagers?: Array<{ Addr: string }> | null } };
+    const manager = info.Swarm?.RemoteManagers?.[0]?.Addr;
+    if (!manager) throw engineError({ message: 'this engine knows no swarm manager' });
+    return { workerToken: swarm.JoinTokens.Worker, managerToken: swarm.JoinTokens.Manager, managerAddress: manager };
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function drainNode(docker: Docker, nodeId: string): Promise<void> {
+  try {
+    const node = docker.getNode(nodeId);
+    const current = await node.inspect() as RawNode;
+    await node.update({ version: current.Version.Index, ...current.Spec, Availability: 'drain' });
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function removeNode(docker: Docker, nodeId: string): Promise<void> {
+  try {
+    // A drained node that is still up can only leave by force; its tasks already moved away.
+    await docker.getNode(nodeId).remove({ force: true });
+  } catch (error) {
+    throw engineError(error);
+  }
+}

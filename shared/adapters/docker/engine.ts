@@ -1,0 +1,36 @@
+// The ContainerEngine port on a local or remote engine socket, through dockerode.
+import Docker from 'dockerode';
+import type { ContainerEngine } from '../../ports/container-engine.ts';
+import * as cluster from './cluster.ts';
+import * as containers from './containers.ts';
+import * as images from './images.ts';
+import * as services from './services.ts';
+
+/** `socket` is a unix socket path, or an http(s)://host:port of a remote engine. */
+export function dockerEngine(socket = '/var/run/docker.sock'): ContainerEngine {
+  const docker = socket.startsWith('http')
+    ? new Docker({ host: new URL(socket).hostname, port: Number(new URL(socket).port), protocol: socket.startsWith('https') ? 'https' : 'http' })
+    : new Docker({ socketPath: socket });
+  return {
+    inspectService: (name) => services.inspectService(docker, name),
+    upsertService: (spec, auth) => services.upsertService(docker, spec, auth),
+    updateService: (name, change) => services.updateService(docker, name, change),
+    removeService: (name) => services.removeService(docker, name),
+    listTasks: (name) => services.listTasks(docker, name),
+    buildImage: (request) => images.buildImage(docker, request),
+    pullImage: (reference, auth, onLine) => images.pullImage(docker, reference, auth, onLine),
+    pushImage: (reference, auth, onLine) => images.pushImage(docker, reference, auth, onLine),
+    tagImage: (source, target) => images.tagImage(docker, source, target),
+    imageExists: (reference) => images.imageExists(docker, reference),
+    imageTags: (name) => images.imageTags(docker, name),
+    removeImage: (reference) => images.removeImage(docker, reference),
+    checkAuth: (auth) => images.checkAuth(docker, auth),
+    listNodes: () => cluster.listNodes(docker),
+    joinInfo: () => cluster.joinInfo(docker),
+    drainNode: (nodeId) => cluster.drainNode(docker, nodeId),
+    removeNode: (nodeId) => cluster.removeNode(docker, nodeId),
+    listContainers: (filter) => containers.listContainers(docker, filter),
+    inspectContainer: (containerId) => containers.inspectContainer(docker, containerId),
+    containerStats: (containerId) => containers.containerStats(docker, containerId),
+  };
+}

@@ -1,0 +1,88 @@
+// Images: build from a folder, pull, tag, push, and registry logins.
+import { spawn } from 'node:child_process';
+import type Docker from 'dockerode';
+import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
+import { engineError, followProgress, isNotFound } from './progress.ts';
+
+/** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
+export function splitReference(reference: string): { repo: string; tag: string } {
+  const slash = reference.lastIndexOf('/');
+  const colon = reference.lastIndexOf(':');
+  return colon > slash ? { repo: reference.slice(0, colon), tag: reference.slice(colon + 1) } : { repo: reference, tag: 'latest' };
+}
+
+export async function buildImage(docker: Docker, request: BuildRequest): Promise<void> {
+  // The context goes to the engine as a tar stream of the folder, as the engine's own CLI sends it.
+  const tar = spawn('tar', ['-c', '-C', request.contextDir, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const stream = await docker.buildImage(tar.stdout as never, {
+      t: request.tag, dockerfile: request.containerfile, rm: true, forcerm: true,
+      ...(request.signal && { abortSignal: request.signal }),
+    });
+    await followProgress(stream, request.onLine);
+  } catch (error) {
+    throw engineError(error);
+  } finally {
+    tar.kill();
+  }
+}
+
+export async function pullImage(docker: Docker, reference: string, auth?: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
+  try {
+    const { repo, tag } = splitReference(reference);
+    const stream = await docker.pull(`${repo}:${tag}`, auth ? { authconfig: auth } : {});
+    await followProgress(stream, onLine);
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function pushImage(docker: Docker, reference: string, auth: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
+  try {
+    const { repo, tag } = splitReference(reference);
+    const stream = await docker.getImage(repo).push({ tag, authconfig: auth }) as NodeJS.ReadableStream;
+    await followProgress(stream, onLine);
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function tagImage(docker: Docker, source: string, target: string): Promise<void> {
+  const { repo, tag } = splitReference(target);
+  try {
+    await docker.getImage(source).tag({ repo, tag });
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
+export async function imageExists(docker: Docker, reference: string): Promise<boolean> {
+  try {
+    await docker.getImage(reference).inspect();
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw engineError(error);
+  }
+}
+
+export async function imageTags(docker: Docker, name: string): Promise<string[]> {
+  const images = await docker.listImages({ filters: { reference: [name] } });
+  return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
+}
+
+export async function removeImage(docker: Docker, reference: string): Promise<void> {
+  try {
+    await docker.getImage(reference).remove({ force: true });
+  } catch (error) {
+    if (!isNotFound(error)) throw engineError(error);
+  }
+}
+
+export async function checkAuth(docker: Docker, auth: RegistryAuth): Promise<void> {
+  try {
+    await docker.checkAuth(auth);
+  } catch (error) {
+    throw engineError(error);
+  }
+}

@@ -1,0 +1,56 @@
+// The engine answers builds, pulls and pushes as a stream of JSON lines; a failure arrives as an
+// `{ error }` line inside a successful response, never as a rejected request.
+import { EngineError } from '../../ports/container-engine.ts';
+
+interface ProgressLine {
+  stream?: string;
+  status?: string;
+  id?: string;
+  progressDetail?: { current?: number };
+  error?: string;
+  errorDetail?: { message?: string };
+  aux?: unknown;
+}
+
+/** Reads the stream to its end, passing readable lines to `onLine`; throws the first error line. */
+export async function followProgress(stream: NodeJS.ReadableStream, onLine: (line: string) => void = () => {}): Promise<void> {
+  let failure: string | null = null;
+  let pending = '';
+  const handle = (text: string) => {
+    if (!text.trim()) return;
+    let line: ProgressLine;
+    try {
+      line = JSON.parse(text) as ProgressLine;
+    } catch {
+      onLine(text.trim());
+      return;
+    }
+    if (line.error !== undefined) {
+      failure ??= line.errorDetail?.message ?? line.error;
+      onLine(`error: ${line.error.trim()}`);
+    } else if (line.stream !== undefined) {
+      for (const part of line.stream.split('\n')) if (part.trim()) onLine(part.trimEnd());
+    } else if (line.status !== undefined && line.progressDetail?.current === undefined) {
+      // Byte counters of layers would drown the log: keep the status lines only.
+      onLine(line.id ? `${line.id}: ${line.status}` : line.status);
+    }
+  };
+  for await (const chunk of stream) {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    lines.forEach(handle);
+  }
+  handle(pending);
+  if (failure !== null) throw new EngineError(failure);
+}
+
+/** The engine's own reason from a rejected request of dockerode. */
+export function engineError(error: unknown): EngineError {
+  if (error instanceof EngineError) return error;
+  const failure = error as { statusCode?: number; json?: { message?: string } | null; message?: string };
+  const message = failure.json?.message ?? failure.message ?? String(error);
+  return new EngineError(message.trim(), failure.statusCode ?? null);
+}
+
+export const isNotFound = (error: unknown) => (error as { statusCode?: number }).statusCode === 404;

@@ -1,0 +1,93 @@
+// Swarm services and their tasks. An update sends the whole spec at the version it was read at.
+import type Docker from 'dockerode';
+import type {
+  RegistryAuth, ServiceInfo, ServiceSpec, TaskInfo, TaskState,
+} from '../../ports/container-engine.ts';
+import { engineError, isNotFound } from './progress.ts';
+
+type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; CreatedAt: string; UpdatedAt: string };
+
+const infoOf = (raw: Inspected): ServiceInfo => ({
+  id: raw.ID, version: raw.Version.Index, spec: raw.Spec, createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt,
+});
+
+export async function inspectService(docker: Docker, name: string): Promise<ServiceInfo | null> {
+  try {
+    return infoOf(await docker.getService(name).inspect() as Inspected);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw engineError(error);
+  }
+}
+
+async function mustInspect(docker: Docker, name: string): Promise<ServiceInfo> {
+  const info = await inspectService(docker, name);
+  if (!info) throw engineError({ statusCode: 404, message: `service ${name} not found` });
+  return info;
+}
+
+/** Writes `spec` over the service at the version read (the engine refuses a stale one). */
+async function write(docker: Docker, current: ServiceInfo, spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo> {
+  try {
+    await docker.getService(current.id).update(auth ?? {}, { version: current.version, ...spec } as never);
+  } catch (error) {
+    throw engineError(error);
+  }
+  return mustInspect(docker, current.id);
+}
+
+export async function upsertService(docker: Docker, spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo> {
+  const current = await inspectService(docker, spec.Name);
+  if (!current) {
+    try {
+      const created = await docker.createService(auth ?? {}, spec as never);
+      return mustInspect(docker, created.id);
+    } catch (error) {
+      throw engineError(error);
+    }
+  }
+  // Every deploy rolls the tasks, also when the spec did not change.
+  const forceUpdate = (current.spec.TaskTemplate.ForceUpdate ?? 0) + 1;
+  return write(docker, current, { ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: forceUpdate } }, auth);
+}
+
+export async function updateService(docker: Docker, name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<ServiceInfo> {
+  const current = await mustInspect(docker, name);
+  return write(docker, current, change(current.spec));
+}
+
+export async function removeService(docker: Docker, name: string): Promise<boolean> {
+  try {
+    await docker.getService(name).remove();
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw engineError(error);
+  }
+}
+
+type RawTask = {
+  ID: string; CreatedAt: string; DesiredState: string;
+  Spec: { ContainerSpec?: { Image?: string }; ForceUpdate?: number };
+  Status: { State: TaskState; Message?: string; Err?: string; ContainerStatus?: { ContainerID?: string } };
+};
+
+export async function listTasks(docker: Docker, serviceName: string): Promise<TaskInfo[]> {
+  try {
+    const tasks = await docker.listTasks({ filters: { service: [serviceName] } }) as RawTask[];
+    return tasks.map((task) => ({
+      id: task.ID,
+      state: task.Status.State,
+      desiredState: task.DesiredState,
+      message: task.Status.Message ?? '',
+      error: task.Status.Err ?? null,
+      image: task.Spec.ContainerSpec?.Image ?? '',
+      forceUpdate: task.Spec.ForceUpdate ?? 0,
+      containerId: task.Status.ContainerStatus?.ContainerID ?? null,
+      createdAt: task.CreatedAt,
+    }));
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw engineError(error);
+  }
+}

@@ -1,0 +1,162 @@
+// The container engine in swarm mode, as the reactors and the live views use it. Shapes follow the
+// engine's own API (a service spec is what the orchestrator inspects), trimmed to what Berth sets.
+
+/** Credentials for one registry; `serveraddress` is the registry's host[:port]. */
+export interface RegistryAuth {
+  readonly username: string;
+  readonly password: string;
+  readonly serveraddress: string;
+}
+
+export interface PortBinding {
+  readonly Protocol: 'tcp' | 'udp';
+  readonly TargetPort: number;
+  readonly PublishedPort: number;
+  readonly PublishMode: 'ingress' | 'host';
+}
+
+/** A service spec as the orchestrator takes and answers it. */
+export interface ServiceSpec {
+  Name: string;
+  Labels?: Record<string, string>;
+  TaskTemplate: {
+    ContainerSpec: {
+      Image: string;
+      Env?: string[];
+      Command?: string[];
+      Args?: string[];
+      Labels?: Record<string, string>;
+      Healthcheck?: object;
+      Mounts?: Array<{ Type: 'volume' | 'bind'; Source: string; Target: string }>;
+    };
+    Resources?: { Limits?: Resources; Reservations?: Resources };
+    RestartPolicy?: object;
+    Placement?: object;
+    Networks?: object[];
+    /** Grows by one to roll the tasks when nothing else changed. */
+    ForceUpdate?: number;
+  };
+  Mode?: object;
+  UpdateConfig?: object;
+  RollbackConfig?: object;
+  EndpointSpec?: { Mode?: 'vip' | 'dnsrr'; Ports?: PortBinding[] };
+}
+
+export interface Resources {
+  NanoCPUs?: number;
+  MemoryBytes?: number;
+}
+
+export interface ServiceInfo {
+  readonly id: string;
+  readonly version: number;
+  readonly spec: ServiceSpec;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export type TaskState =
+  | 'new' | 'allocated' | 'pending' | 'assigned' | 'accepted' | 'preparing' | 'ready' | 'starting'
+  | 'running' | 'complete' | 'shutdown' | 'failed' | 'rejected' | 'remove' | 'orphaned';
+
+export interface TaskInfo {
+  readonly id: string;
+  readonly state: TaskState;
+  readonly desiredState: string;
+  /** The engine's words on the state, and its error when there is one. */
+  readonly message: string;
+  readonly error: string | null;
+  readonly image: string;
+  /** ForceUpdate of the spec the task was created from: tells the tasks of one deploy apart. */
+  readonly forceUpdate: number;
+  readonly containerId: string | null;
+  readonly createdAt: string;
+}
+
+export interface BuildRequest {
+  /** Folder sent as the build context. */
+  readonly contextDir: string;
+  /** Path of the build file, relative to the context. */
+  readonly containerfile: string;
+  readonly tag: string;
+  /** One line of build output. */
+  readonly onLine: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface NodeInfo {
+  readonly id: string;
+  readonly hostname: string;
+  readonly role: 'worker' | 'manager';
+  readonly availability: string;
+  readonly state: string;
+  readonly address: string;
+  readonly leader: boolean;
+  readonly engineVersion: string;
+}
+
+export interface JoinInfo {
+  readonly workerToken: string;
+  readonly managerToken: string;
+  /** host:port of a manager, where a joining node connects. */
+  readonly managerAddress: string;
+}
+
+export interface ContainerSummary {
+  readonly containerId: string;
+  readonly name: string;
+  readonly image: string;
+  readonly state: string;
+  readonly status: string;
+  readonly labels: Record<string, string>;
+  readonly ports: string;
+}
+
+export interface ContainerStats {
+  readonly cpuPercent: number;
+  readonly memoryUsedBytes: number;
+  readonly memoryLimitBytes: number;
+  readonly networkRxBytes: number;
+  readonly networkTxBytes: number;
+  readonly blockReadBytes: number;
+  readonly blockWriteBytes: number;
+}
+
+/** Raised with the engine's own reason (a refused login, a build error, an unknown service). */
+export class EngineError extends Error {
+  constructor(message: string, readonly status: number | null = null) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export interface ContainerEngine {
+  inspectService(name: string): Promise<ServiceInfo | null>;
+  /** Creates the service, or updates it with the whole spec at its current version; answers its id. */
+  upsertService(spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo>;
+  /** Changes the spec of an existing service at its current version (replicas, ForceUpdate). */
+  updateService(name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<ServiceInfo>;
+  /** False when there was no such service. */
+  removeService(name: string): Promise<boolean>;
+  listTasks(serviceName: string): Promise<TaskInfo[]>;
+
+  buildImage(request: BuildRequest): Promise<void>;
+  pullImage(reference: string, auth?: RegistryAuth, onLine?: (line: string) => void): Promise<void>;
+  pushImage(reference: string, auth: RegistryAuth, onLine?: (line: string) => void): Promise<void>;
+  tagImage(source: string, target: string): Promise<void>;
+  imageExists(reference: string): Promise<boolean>;
+  /** Every tag of the repository `name` (without a tag), as `name:tag`. */
+  imageTags(name: string): Promise<string[]>;
+  removeImage(reference: string): Promise<void>;
+  /** Logs in to the registry; throws EngineError with the registry's reason when it refuses. */
+  checkAuth(auth: RegistryAuth): Promise<void>;
+
+  listNodes(): Promise<NodeInfo[]>;
+  joinInfo(): Promise<JoinInfo>;
+  drainNode(nodeId: string): Promise<void>;
+  removeNode(nodeId: string): Promise<void>;
+
+  listContainers(filter?: { label?: string; name?: string }): Promise<ContainerSummary[]>;
+  inspectContainer(containerId: string): Promise<object | null>;
+  containerStats(containerId: string): Promise<ContainerStats>;
+}

@@ -1,0 +1,63 @@
+// Operations answered straight from the engine: cluster nodes and join commands, containers,
+// monitoring, and a real registry login.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { TEST_IMAGE, engine } from '../support/engine.ts';
+import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
+import { startRegistry, type TestRegistry } from '../support/registry.ts';
+
+describe('engine views', () => {
+  let berth: TestBerth;
+  let registry: TestRegistry;
+  const d = deployer();
+  const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE });
+  before(async () => {
+    [berth, registry] = await Promise.all([startBerth(), startRegistry()]);
+    assert.equal((await deploy(d, app)).error, null);
+  });
+  after(async () => {
+    await engine.removeService(app.appName);
+    await Promise.all([berth.stop(), registry.stop()]);
+  });
+
+  it('lists the swarm\'s nodes and gives join commands with the real tokens and the manager\'s address', async () => {
+    const nodes = await berth.ok('cluster.getNodes');
+    const leader = nodes.find((node: { leader: boolean }) => node.leader);
+    assert.equal(leader.role, 'manager');
+    const worker = await berth.ok('cluster.addWorker');
+    const manager = await berth.ok('cluster.addManager');
+    assert.match(worker.command, /^docker swarm join --token SWMTKN-\S+ \S+:\d+$/);
+    assert.notEqual(worker.token, manager.token);
+    assert.equal(worker.command, `docker swarm join --token ${worker.token} ${worker.managerAddress}`);
+    await berth.refused('cluster.removeWorker', { nodeId: 'no-such-node' }, 404, 'nodeId');
+    await berth.refused('cluster.removeWorker', { nodeId: leader.id }, 409, 'nodeId');
+  });
+
+  it('finds a service\'s containers by label and name, shows one\'s configuration, and measures it', async () => {
+    const byLabel = await berth.ok('container.getContainersByAppLabel', { appName: app.appName });
+    assert.equal(byLabel.length, 1);
+    assert.equal(byLabel[0].state, 'running');
+    const byName = await berth.ok('container.getContainersByAppNameMatch', { appName: app.appName });
+    assert.deepEqual(byName.map((c: { containerId: string }) => c.containerId), [byLabel[0].containerId]);
+    assert.ok((await berth.ok('container.getContainers')).some((c: { containerId: string }) => c.containerId === byLabel[0].containerId));
+    const config = await berth.ok('container.getConfig', { containerId: byLabel[0].containerId });
+    assert.equal(config.Id, byLabel[0].containerId);
+    await berth.refused('container.getConfig', { containerId: 'no-such-container' }, 404, 'containerId');
+
+    const usage = await berth.ok('application.readAppMonitoring', { appName: app.appName });
+    assert.equal(usage.containers.length, 1);
+    assert.ok(usage.memory.usedBytes > 0, JSON.stringify(usage));
+    assert.equal(typeof usage.cpuPercent, 'number');
+    assert.equal(typeof usage.network.rxBytes, 'number');
+    assert.equal(typeof usage.blockIO.readBytes, 'number');
+  });
+
+  it('logs in to a real registry, and answers its refusal as a 400', async () => {
+    const input = { registryName: 'r', username: registry.username, password: registry.password, registryUrl: registry.url, registryType: 'selfHosted', imagePrefix: null };
+    assert.equal(await berth.ok('registry.testRegistry', input), true);
+    const refused = await berth.refused('registry.testRegistry', { ...input, password: 'wrong password' }, 400, 'password');
+    assert.match(refused.message, /unauthorized|401/i);
+    assert.ok(!JSON.stringify(refused).includes('wrong password'));
+  });
+});

@@ -1,0 +1,39 @@
+// registry.enableSelfHostedRegistry runs a real registry service (the locally built image laid out
+// as the official one) with the given logins; testRegistry then really logs in to it.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { engine, eventually } from '../support/engine.ts';
+import { freePort } from '../support/http.ts';
+
+const SERVICE = 'berth-registry';
+
+describe('self-hosted registry', () => {
+  let berth: TestBerth;
+  before(async () => {
+    berth = await startBerth({ config: { registryImage: 'berth-test/registry:current' } });
+  });
+  after(async () => {
+    await engine.removeService(SERVICE);
+    await eventually('its containers to go', async () =>
+      (await engine.listContainers({ label: `com.docker.swarm.service.name=${SERVICE}` })).length === 0);
+    execFileSync('docker', ['volume', 'rm', '--force', `${SERVICE}-data`], { stdio: 'ignore' });
+    await berth.stop();
+  });
+
+  it('deploys a registry with the credentials, records it, and a login with them succeeds', async () => {
+    const registryUrl = `127.0.0.1:${await freePort()}`;
+    const credentials = { username: 'owner', password: 'self-hosted-secret' };
+    const created = await berth.ok('registry.enableSelfHostedRegistry', { registryUrl, ...credentials });
+    assert.equal(created.registryType, 'selfHosted');
+    assert.equal(created.registryUrl, registryUrl);
+    assert.equal((await berth.ok('registry.one', { registryId: created.registryId })).username, 'owner');
+    const spec = (await engine.inspectService(SERVICE))!.spec;
+    assert.ok(!JSON.stringify(spec).includes(credentials.password), 'only a hash of the password reaches the engine');
+
+    const login = { registryName: 'r', registryUrl, registryType: 'selfHosted', imagePrefix: null, ...credentials };
+    assert.equal(await eventually('a login to succeed', async () => (await berth.call('registry.testRegistry', login)).status === 200), true);
+    await berth.refused('registry.testRegistry', { ...login, password: 'wrong' }, 400, 'password');
+  });
+});

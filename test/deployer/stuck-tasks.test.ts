@@ -1,0 +1,61 @@
+// Failures the engine never gives up on: Berth fails the deployment within its bound, with the
+// engine's reason, puts the service back as it was, and leaves other services alone.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { freePort } from '../support/http.ts';
+import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
+import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
+
+const BOUND_MS = 3000;
+const d = deployer({ taskStartTimeoutMs: BOUND_MS });
+const apps: string[] = [];
+after(async () => { for (const name of apps) await engine.removeService(name); });
+
+const containerApp = () => {
+  const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE });
+  apps.push(app.appName);
+  return app;
+};
+
+test('a host port another service publishes fails the deployment in bounded time and removes what it created', async () => {
+  const port = await freePort();
+  const first = containerApp();
+  d.ports.set(first.applicationId, [portOf(first, port)]);
+  assert.equal((await deploy(d, first)).error, null);
+  const [firstTask] = await runningTasks(first.appName);
+
+  const second = containerApp();
+  d.ports.set(second.applicationId, [portOf(second, port)]);
+  const started = Date.now();
+  const { error, log } = await deploy(d, second);
+  assert.ok(Date.now() - started < BOUND_MS + 3000, 'failed within the bound');
+  assert.match(error!.message, /did not run within 3000 ms: pending: .*port/i);
+  assert.ok(log.some((line) => /engine: pending/.test(line)), log.join('\n'));
+  assert.equal(await engine.inspectService(second.appName), null);
+  assert.deepEqual(await runningTasks(first.appName), [firstTask], 'the other service is untouched');
+  assert.equal(await httpBody(port), 'berth-test httpd\n');
+});
+
+test('an image missing from the engine fails a rollback with the engine\'s reason; the previous version serves again', async () => {
+  const port = await freePort();
+  const app = containerApp();
+  d.ports.set(app.applicationId, [portOf(app, port)]);
+  const good = await deploy(d, app);
+  assert.equal(good.error, null);
+  const { error } = await deploy(d, app, 'rollback', `berth/${app.appName}:deploy-gone`);
+  assert.match(error!.message, /did not run within 3000 ms: (rejected|failed): .*No such image/i);
+  assert.equal((await engine.inspectService(app.appName))!.spec.TaskTemplate.ContainerSpec.Image, good.result!.image);
+  assert.equal(await eventually('the previous version', () => httpBody(port)), 'berth-test httpd\n');
+});
+
+test('a cancelled deployment stops and leaves the service on its previous version', async () => {
+  const port = await freePort();
+  const app = containerApp();
+  d.ports.set(app.applicationId, [portOf(app, port)]);
+  const good = await deploy(d, app);
+  const cancel = new AbortController();
+  setTimeout(() => cancel.abort(new Error('cancelled by the test')), 300);
+  const { error } = await deploy(d, app, 'rollback', `berth/${app.appName}:deploy-gone`, cancel.signal);
+  assert.match(error!.message, /cancelled by the test/);
+  assert.equal((await engine.inspectService(app.appName))!.spec.TaskTemplate.ContainerSpec.Image, good.result!.image);
+});

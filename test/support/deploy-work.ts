@@ -1,0 +1,89 @@
+// The deployment work driven directly against the real engine: an application record, the
+// records beside it, and a deployment's log and cancellation, without the queue around them.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SecretBox } from '@berth/shared/crypto/secrets';
+import { newApplication, type Application } from '@berth/shared/domain/application/record';
+import type { Port } from '@berth/shared/domain/port/port';
+import type { Registry } from '@berth/shared/domain/registry/registry';
+import type { Redirect } from '@berth/shared/domain/redirect/redirect';
+import type { Security } from '@berth/shared/domain/security/security';
+import type { Certificate } from '@berth/shared/domain/certificate/certificate';
+import type { DeployerDeps } from '@berth/reactors/deployer/deps';
+import { runDeploymentWith } from '@berth/reactors/deployer/run';
+import { serviceActionsWith } from '@berth/reactors/deployer/actions';
+import type { DeploymentKind, DeploymentResult } from '@berth/reactors/deployer/work';
+import { engine, uniqueName } from './engine.ts';
+
+export interface Deployer {
+  readonly deps: DeployerDeps;
+  readonly ports: Map<string, Port[]>;
+  readonly registries: Map<string, Registry>;
+  readonly redirects: Map<string, Redirect[]>;
+  readonly securities: Map<string, Security[]>;
+  readonly certificates: Certificate[];
+  readonly run: ReturnType<typeof runDeploymentWith>;
+  readonly actions: ReturnType<typeof serviceActionsWith>;
+}
+
+export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deployer {
+  const ports = new Map<string, Port[]>();
+  const registries = new Map<string, Registry>();
+  const redirects = new Map<string, Redirect[]>();
+  const securities = new Map<string, Security[]>();
+  const certificates: Certificate[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'berth-deployer-'));
+  const deps: DeployerDeps = {
+    engine,
+    secrets: new SecretBox(randomBytes(32)),
+    records: {
+      registry: async (id) => registries.get(id) ?? null,
+      ports: async (id) => ports.get(id) ?? [],
+      redirects: async (id) => redirects.get(id) ?? [],
+      securities: async (id) => securities.get(id) ?? [],
+      certificates: async () => certificates,
+    },
+    settings: {
+      publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000,
+      sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'),
+    },
+  };
+  return { deps, ports, registries, redirects, securities, certificates, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
+}
+
+export function testApplication(fields: Partial<Application> = {}): Application {
+  const applicationId = randomBytes(8).toString('hex');
+  return {
+    ...newApplication({
+      applicationId, projectId: 'p', name: 'app', appName: uniqueName('berth-app'),
+      description: null, refreshToken: null, createdAt: new Date().toISOString(),
+    }),
+    ...fields,
+  };
+}
+
+export const portOf = (app: Application, publishedPort: number, targetPort = 8080): Port => ({
+  portId: randomBytes(6).toString('hex'), publishedPort, targetPort, protocol: 'tcp',
+  applicationId: app.applicationId, createdAt: new Date().toISOString(),
+});
+
+export interface Deployed {
+  readonly result: DeploymentResult | null;
+  readonly error: Error | null;
+  readonly log: string[];
+}
+
+/** Runs one deployment to its end, keeping its log and its failure instead of throwing. */
+export async function deploy(d: Deployer, application: Application, kind: DeploymentKind = 'deploy', image: string | null = null,
+  signal = new AbortController().signal): Promise<Deployed> {
+  const log: string[] = [];
+  const deploymentId = randomBytes(10).toString('base64url');
+  try {
+    const result = await d.run({ deploymentId, kind, application, image, log: (line) => log.push(line), signal });
+    return { result, error: null, log };
+  } catch (error) {
+    return { result: null, error: error as Error, log };
+  }
+}
