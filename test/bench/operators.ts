@@ -14,7 +14,7 @@ interface Row { figure: string; value: string; target: string; met: string; rati
 interface Server { readonly url: string; stop(): Promise<void> }
 export interface BenchKit {
   startServer(mode: 'berth'): Promise<Server>;
-  prepare(server: Server): Promise<{ token: string; projectIds: string[] }>;
+  prepare(server: Server, pool?: number): Promise<{ token: string; projectIds: string[] }>;
   run(url: string, requests: autocannon.Request[], seconds?: number): Promise<autocannon.Result>;
   commandMix(token: string, projectIds: readonly string[]): autocannon.Request[];
 }

@@ -20,14 +20,17 @@ export const serviceKinds: ServiceKind[] = SERVICE_KINDS.map((kind) => ({
 
 const newestFirst = (a: Doc, b: Doc) => String(b.createdAt).localeCompare(String(a.createdAt));
 
+const KIND_OF = new Map(SERVICE_KINDS.map((kind) => [kind.key, kind]));
+
 /** Summaries grouped by kind, newest first; a user sees only the services in its access list. */
 function byKind(summaries: readonly Doc[], ctx: Context): Record<string, Doc[]> {
-  const lists: Record<string, Doc[]> = Object.fromEntries(SERVICE_KINDS.map((kind) => [kind.key, []]));
+  const lists: Record<string, Doc[]> = {};
+  for (const kind of SERVICE_KINDS) lists[kind.key] = [];
   for (const summary of summaries) {
-    const kind = SERVICE_KINDS.find((candidate) => candidate.key === summary.kind)!;
+    const kind = KIND_OF.get(String(summary.kind))!;
     if (ctx.canSeeService(String(summary[kind.aggregate.idField]))) lists[kind.key]!.push(summary);
   }
-  for (const list of Object.values(lists)) list.sort(newestFirst);
+  if (summaries.length > 1) for (const kind of SERVICE_KINDS) lists[kind.key]!.sort(newestFirst);
   return lists;
 }
 
