@@ -6,7 +6,7 @@ import type { DeploymentWork } from '@berth/reactors/deployer/work';
 import { configFrom } from '@berth/shared/runtime/config';
 import { openInfrastructure } from '@berth/shared/runtime/infrastructure';
 
-const infra = openInfrastructure(configFrom({ ...process.env, BERTH_ROLES: 'reactors' }));
+const infra = await openInfrastructure(configFrom({ ...process.env, BERTH_ROLES: 'reactors' }));
 const run = (work: DeploymentWork) => new Promise<{ image: string; revision: null }>((resolve, reject) => {
   work.log(`building ${work.application.appName} in process ${process.pid}`);
   work.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
