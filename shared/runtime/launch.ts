@@ -1,6 +1,6 @@
 // The composition root: opens the infrastructure and starts the configured roles in this process.
-// Roles are loaded by package name, so `shared` depends on none of them.
-import { pathToFileURL } from 'node:url';
+// Roles are loaded by package name, so `shared` depends on none of them. The process entry is
+// roles-cli.ts (it imports this module; an entry here would be an import cycle under top-level await).
 import type { Clock } from '../ports/clock.ts';
 import type { Config, RoleName } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
@@ -38,9 +38,4 @@ export async function launch(config: Config, clock?: Clock): Promise<Berth> {
       await infrastructure.close();
     },
   };
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { runRoles } = await import('./roles-cli.ts');
-  await runRoles('start');
 }

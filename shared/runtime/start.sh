@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-entry="${1:-shared/runtime/launch.ts}"
+entry="${1:-shared/runtime/roles-cli.ts}"
 shift || true
 exec node --max-semi-space-size=4 ${BERTH_NODE_FLAGS:-} --import tsx "$entry" "$@"

@@ -9,7 +9,7 @@ import { databaseCredentials } from '../support/databases.ts';
 import { freePort, removeService, runDatabase, until } from '../support/database-services.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
 
-const LAUNCH = new URL('../../shared/runtime/launch.ts', import.meta.url).pathname;
+const LAUNCH = new URL('../../shared/runtime/roles-cli.ts', import.meta.url).pathname;
 const WATCH_MS = 30_000;
 
 /** A reactors process of its own on the same data folder. */

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { listeningBerth, type ListeningBerth } from '../support/http.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
 
-const LAUNCH = fileURLToPath(new URL('../../shared/runtime/launch.ts', import.meta.url));
+const LAUNCH = fileURLToPath(new URL('../../shared/runtime/roles-cli.ts', import.meta.url));
 const REACTORS = fileURLToPath(new URL('../support/reactors-process.ts', import.meta.url));
 
 describe('roles in separate processes over NATS', () => {
