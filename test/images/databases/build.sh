@@ -22,7 +22,10 @@ if [ ! -s "$tarball" ]; then
   mkdir -p "$cache"
   tree=$(mktemp -d "$cache/tree.XXXXXX")
   trap 'rm -rf "$tree"' EXIT
-  debootstrap --variant=minbase --include="$packages" bookworm "$tree" http://deb.debian.org/debian >/dev/null
+  # The Debian mirror this machine's apt already uses (deb822 sources, else the one-line format).
+  mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1 || true)
+  [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /\/debian$/ { print $2; exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)
+  debootstrap --variant=minbase --include="$packages" bookworm "$tree" "$mirror" >/dev/null
   # No docs, caches, logs or data folders of the packages' own (each engine initialises its own).
   rm -rf "$tree"/var/cache/apt/archives/*.deb "$tree"/var/lib/apt/lists/* "$tree"/usr/share/doc/* "$tree"/usr/share/man/* \
     "$tree"/usr/share/locale/* "$tree"/usr/share/info/* "$tree"/var/log/*.log "$tree"/var/lib/postgresql/* "$tree"/var/lib/mysql/*
