@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
-import { engineError, followProgress, isNotFound } from './progress.ts';
+import { engineError, followProgress, foundBy, isNotFound } from './progress.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
 export function splitReference(reference: string): { repo: string; tag: string } {
@@ -56,15 +56,8 @@ export async function tagImage(docker: Docker, source: string, target: string): 
   }
 }
 
-export async function imageExists(docker: Docker, reference: string): Promise<boolean> {
-  try {
-    await docker.getImage(reference).inspect();
-    return true;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw engineError(error);
-  }
-}
+export const imageExists = (docker: Docker, reference: string): Promise<boolean> =>
+  foundBy(() => docker.getImage(reference).inspect());
 
 export async function imageTags(docker: Docker, name: string): Promise<string[]> {
   const images = await docker.listImages({ filters: { reference: [name] } });

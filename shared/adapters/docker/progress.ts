@@ -54,3 +54,14 @@ export function engineError(error: unknown): EngineError {
 }
 
 export const isNotFound = (error: unknown) => (error as { statusCode?: number }).statusCode === 404;
+
+/** Whether the engine found what `operation` acted on: false on 404, any other failure thrown. */
+export async function foundBy(operation: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await operation();
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw engineError(error);
+  }
+}

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type {
   RegistryAuth, ServiceInfo, ServiceSpec, TaskInfo, TaskState,
 } from '../../ports/container-engine.ts';
-import { engineError, isNotFound } from './progress.ts';
+import { engineError, foundBy, isNotFound } from './progress.ts';
 
 type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; CreatedAt: string; UpdatedAt: string };
 
@@ -56,15 +56,8 @@ export async function updateService(docker: Docker, name: string, change: (spec:
   return write(docker, current, change(current.spec));
 }
 
-export async function removeService(docker: Docker, name: string): Promise<boolean> {
-  try {
-    await docker.getService(name).remove();
-    return true;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw engineError(error);
-  }
-}
+export const removeService = (docker: Docker, name: string): Promise<boolean> =>
+  foundBy(() => docker.getService(name).remove());
 
 type RawTask = {
   ID: string; CreatedAt: string; DesiredState: string;
