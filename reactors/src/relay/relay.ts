@@ -4,7 +4,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Bus } from '@berth/shared/ports/bus';
 import type { EventStore, Subscription } from '@berth/shared/ports/event-store';
-import { upcast } from '@berth/shared/events/catalogue';
 
 export class Relay {
   private subscription: Subscription | null = null;
@@ -19,7 +18,7 @@ export class Relay {
   start(): void {
     this.subscription = this.events.subscribe(this.checkpoint(), async (batch) => {
       // One connection keeps the order of publishes sent together.
-      await Promise.all(batch.map((event) => this.bus.publish(upcast(event))));
+      await Promise.all(batch.map((event) => this.bus.publish(event)));
       this.save(batch[batch.length - 1]!.position);
     });
   }

@@ -4,6 +4,7 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { RecordedEvent } from '../../events/event.ts';
+import { upcast } from '../../events/catalogue.ts';
 import { backoffFor, SUBJECT_ROOT, subjectOf, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
 
 export const STREAM = 'BERTH_EVENTS';
@@ -60,7 +61,7 @@ export class NatsBus implements Bus {
       const working = setInterval(() => message.working(), WORKING_EVERY_MS);
       const attempt = message.info.deliveryCount;
       try {
-        await handle({ event: JSON.parse(message.string()) as RecordedEvent, attempt });
+        await handle({ event: upcast(JSON.parse(message.string()) as RecordedEvent), attempt });
         message.ack();
       } catch {
         message.nak(backoffFor(attempt));
