@@ -10,7 +10,7 @@ import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import type { Status } from '@berth/shared/contract/schema';
 import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import {
-  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment,
+  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
@@ -197,7 +197,7 @@ export class Deployer {
       handle: async (event) => {
         const { deploymentId } = event.data as { deploymentId: string };
         if (event.type === 'DeploymentQueued') {
-          this.queue.add({ deploymentId, serviceId: serviceOf(event.data as Deployment), cause: event });
+          this.queue.add({ deploymentId, serviceId: serviceOf(event.data as NewDeployment), cause: event });
         } else if (event.type === 'DeploymentCancellationRequested') {
           this.abort(deploymentId);
         }
