@@ -20,9 +20,12 @@ describe('compose stacks on the real engine', () => {
     ({ projectId } = await berth.ok('project.create', { name: 'stacks' }));
   });
   after(async () => {
-    await removeStacks(namespaces);
-    for (const repo of repos) repo.remove();
-    await berth.stop();
+    try {
+      await removeStacks(namespaces);
+    } finally {
+      for (const repo of repos) repo.remove();
+      await berth.stop();
+    }
   });
 
   async function stack(fields: Record<string, unknown>) {

@@ -29,16 +29,19 @@ describe('templates deployed for real', () => {
     for (const id of TEMPLATES) {
       for (const service of stackSpec(templateById(id)!.compose, { appName: 'x' }).services) {
         const image = service.TaskTemplate.ContainerSpec.Image;
-        if (await engine.imageExists(image)) continue; // never untag what the machine had
+        if (await engine.imageExists(image)) continue; // never untag what the machine had (or another run tagged)
         await engine.tagImage(standIn(image), image);
         tagged.push(image);
       }
     }
   });
   after(async () => {
-    await removeStacks(namespaces);
-    for (const image of tagged) await engine.removeImage(image);
-    await berth.stop();
+    try {
+      await removeStacks(namespaces);
+    } finally {
+      for (const image of tagged) await engine.removeImage(image);
+      await berth.stop();
+    }
   });
 
   for (const id of TEMPLATES) {

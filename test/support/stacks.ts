@@ -14,7 +14,7 @@ export async function removeStacks(namespaces: readonly string[]): Promise<void>
     await eventually(`the networks of ${namespace} to go`, async () => {
       for (const name of await stacks.networks(namespace)) await stacks.removeNetwork(name).catch(() => false);
       return (await stacks.networks(namespace)).length === 0;
-    });
+    }, 60_000);
     for (const name of await stacks.volumes(namespace)) await stacks.removeVolume(name);
   }
 }
