@@ -1,6 +1,6 @@
 // Deploy, start, stop and reload of a database service: each answers once the engine has done it
 // and the database accepts connections (bounded wait), moving the status as behaviour.md says.
-import { DEFAULT_IMAGES, type Engine } from '@berth/shared/contract/databases';
+import type { Engine } from '@berth/shared/contract/databases';
 import type { Status } from '@berth/shared/contract/schema';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
 import { profileOf } from '@berth/shared/domain/database/profile';
@@ -14,7 +14,7 @@ const READY_TIMEOUT_MS = 120_000;
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
-  const profile = (database: Database) => profileOf(engine, database.containerImage || DEFAULT_IMAGES[engine]);
+  const profile = (ctx: Context, database: Database) => profileOf(engine, database.containerImage, ctx.infra.config.databaseProfiles);
 
   const setStatus = async (ctx: Context, id: string, applicationStatus: Status) =>
     (await ctx.execute(aggregate, id, { type: 'ChangeDatabaseStatus', data: { [idField]: id, applicationStatus } })).after as Database;
@@ -22,17 +22,19 @@ export function databaseRuntime(engine: Engine) {
   /** Resolves once a task runs and the engine's readiness check passes; else the engine's reason. */
   async function ready(ctx: Context, database: Database): Promise<void> {
     const deadline = Date.now() + READY_TIMEOUT_MS;
+    // A task that never starts (its host port taken) stays pending forever: bounded like an application's.
+    const startBy = Date.now() + ctx.infra.config.taskStartTimeoutMs;
     let reason = 'no task started';
     while (Date.now() < deadline) {
       const notRunning = await ctx.infra.databaseServices.notRunning(database.appName);
       if (notRunning === null) {
-        const check = await ctx.infra.taskExec.exec(database.appName, profile(database).ready, {}).catch(() => null);
+        const check = await ctx.infra.taskExec.exec(database.appName, profile(ctx, database).ready, {}).catch(() => null);
         if (check?.exitCode === 0) return;
         reason = 'the engine does not accept connections yet';
       } else {
         reason = notRunning;
         // The engine would retry a task it cannot start forever (a missing image): fail now, with its words.
-        if (/^(rejected|failed)/.test(notRunning)) break;
+        if (/^(rejected|failed)/.test(notRunning) || Date.now() > startBy) break;
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -67,7 +69,7 @@ export function databaseRuntime(engine: Engine) {
   return {
     deploy: acting(async (ctx, database) => {
       const created = !(await ctx.infra.databaseServices.exists(database.appName));
-      await ctx.infra.databaseServices.upsert(databaseServiceSpec(engine, database, credentials(ctx, database), profile(database)));
+      await ctx.infra.databaseServices.upsert(databaseServiceSpec(engine, database, credentials(ctx, database), profile(ctx, database)));
       // A first deploy that cannot start leaves nothing behind (the volume stays, empty or not).
       await ready(ctx, database).catch(async (error: unknown) => {
         if (created) await ctx.infra.databaseServices.remove(database.appName);

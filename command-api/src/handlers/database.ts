@@ -116,10 +116,14 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     update,
     remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
     saveEnvironment: save((input) => ({ env: (input.env as string | null | undefined) ?? null })),
+    // A running database is redeployed to publish on the new port (or stop publishing), and the
+    // answer waits for it; a database that does not run takes the port at its next deploy.
     saveExternalPort: async (input: Input, ctx) => {
       const current = await ctx.mustLoad(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
-      return withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
+      const saved = await withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
+      const runs = current.applicationStatus === 'done' && current.externalPort !== externalPort;
+      return runs ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
     },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);
