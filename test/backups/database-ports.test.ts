@@ -37,7 +37,10 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
         ready: ['sh', '-c', 'REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli -p 6380 ping | grep -q PONG'],
       },
     }));
-    berth = await startBerth({ config: { taskStartTimeoutMs: 8000 }, env: { BERTH_DATABASE_PROFILES: profiles } });
+    berth = await startBerth({
+      config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000, taskStartTimeoutMs: 8000 },
+      env: { BERTH_DATABASE_PROFILES: profiles },
+    });
     ({ projectId } = await berth.ok('project.create', { name: 'ports' }));
   });
   after(async () => {
