@@ -10,6 +10,7 @@ import { untilReady } from '@berth/shared/databases/runtime';
 import type { Context } from '../context.ts';
 import type { Handler } from './kit.ts';
 import { queueFor, waitForEvent } from './deployment-queue.ts';
+import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
@@ -46,12 +47,16 @@ export function databaseRuntime(engine: Engine) {
       const queued = (await queueFor(ctx, { applicationId: null, composeId: null, databaseId: id, databaseType: engine }, {
         kind: 'deploy', title: 'Deploy', trigger: 'account', image: null, rollbackOf: null,
       }))!;
-      const ended = await waitForEvent(ctx, 'deployment', String(queued.deploymentId), ctx.position,
-        (event) => ['DeploymentFinished', 'DeploymentFailed', 'DeploymentCancelled'].includes(event.type));
+      // Its end as the database's status shows it: the deployer moves the status after the record.
+      const settled = await waitForEvent(ctx, aggregate.name, id, ctx.position, (event) =>
+        event.type.endsWith('StatusChanged') && (event.data as { applicationStatus: Status }).applicationStatus !== 'running');
       ctx.forget(aggregate, id);
       const database = await ctx.mustLoad(aggregate, id, idField) as Database;
-      if (!ended) throw conflict(`The deploy of ${database.appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms (deployment ${String(queued.deploymentId)})`);
-      if (ended.type !== 'DeploymentFinished') throw conflict(`${database.appName}: ${(ended.data as { reason: string }).reason}`);
+      const deploymentId = String(queued.deploymentId);
+      if (!settled) throw conflict(`The deploy of ${database.appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms (deployment ${deploymentId})`);
+      ctx.forget(deploymentAggregate, deploymentId);
+      const deployment = (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment | null;
+      if (deployment?.status !== 'done') throw conflict(`${database.appName}: ${deployment?.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },
     start: acting(async (ctx, database) => {
