@@ -1,5 +1,4 @@
 import type { RecordedEvent } from '@berth/shared/events/event';
-import { upcast } from '@berth/shared/events/catalogue';
 import type { EventStore, Subscription } from '@berth/shared/ports/event-store';
 import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
@@ -52,10 +51,9 @@ export class ProjectionRunner {
       if (position > (this.checkpoints.get(name) ?? 0)) this.checkpoints.set(name, position);
     }
     const caughtUp = Math.min(...this.checkpoints.values());
-    const events = batch.map(upcast);
     const touched: Array<[Projection, RecordedEvent, readonly DocKey[]]> = [];
     const keys = new Map<string, DocKey>();
-    for (const event of events) {
+    for (const event of batch) {
       for (const projection of this.projections) {
         if (event.position <= (this.checkpoints.get(projection.name) ?? 0)) continue;
         const eventKeys = projection.keysOf(event);
@@ -77,11 +75,11 @@ export class ProjectionRunner {
       }
     }
     const writes: DocWrite[] = [...dirty].map((k) => ({ ...keys.get(k)!, doc: docs.get(k) ?? null }));
-    const position = events[events.length - 1]!.position;
+    const position = batch[batch.length - 1]!.position;
     await this.store.commit(this.names(), position, writes);
     for (const name of this.names()) this.checkpoints.set(name, Math.max(position, this.checkpoints.get(name) ?? 0));
     // A rebuild requested in this batch runs now, with the live models at `position` and no live write in between.
-    for (const request of events.filter((event) => this.live && event.type === REBUILD_REQUESTED && event.position > caughtUp)) {
+    for (const request of batch.filter((event) => this.live && event.type === REBUILD_REQUESTED && event.position > caughtUp)) {
       await rebuildBeside(this.events, this.store, this.projections, request.data as RebuildRequest, position);
     }
   }

@@ -26,6 +26,10 @@ export interface Bus {
   publish(event: RecordedEvent): Promise<void>;
   /** Starts (or resumes) the durable consumer `name`. */
   consume(name: string, handle: (delivery: Delivery) => Promise<void>, options?: ConsumerOptions): Promise<Consumer>;
+  /** Events each durable consumer has not acknowledged yet (delivered or not), by consumer name. */
+  pending(): Promise<Map<string, number>>;
+  /** Resolves while the bus can be reached, rejects saying why not (readiness). */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 

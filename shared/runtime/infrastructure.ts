@@ -20,6 +20,10 @@ import type { ReadStore } from '../ports/read-store.ts';
 import { isScaledOut, type Config } from './config.ts';
 import type { Leases } from '../ports/lease.ts';
 import { NatsLeases } from '../adapters/nats/leases.ts';
+import type { Checkpoint } from '../ports/checkpoint.ts';
+import { fileCheckpoint } from '../adapters/file-checkpoint.ts';
+import { natsCheckpoint } from '../adapters/nats/kv-checkpoint.ts';
+import { join } from 'node:path';
 import { deriveKey, loadInstanceKey } from './keys.ts';
 import { openEventStore, openReadStore } from './stores.ts';
 
@@ -39,6 +43,8 @@ export interface Infrastructure {
   bus(): Promise<Bus>;
   /** Leases for one active writer across processes: when scaled out with NATS, else null (one process). */
   leases(): Promise<Leases | null>;
+  /** How far the relay has published the log: in NATS when there is one (every process reads it), else a file. */
+  relayCheckpoint(): Promise<Checkpoint>;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   /** Runs commands inside the running task of a service (dumps and restores). */
@@ -56,14 +62,18 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     await eventStore.close();
     throw error;
   });
-  let bus: Promise<Bus> | null = null;
-  let leases: Promise<Leases | null> | null = null;
+  const { natsUrl } = config;
+  const bus = connectOnce<Bus>(() => natsUrl ? NatsBus.connect(natsUrl) : Promise.resolve(new MemoryBus()));
+  const leases = connectOnce<Leases | null>(() => natsUrl && isScaledOut(config)
+    ? NatsLeases.connect(natsUrl, { ttlMs: config.leaseTtlMs }) : Promise.resolve(null));
+  const relayCheckpoint = connectOnce<Checkpoint & { close?(): Promise<void> }>(() => natsUrl
+    ? natsCheckpoint(natsUrl, 'relay') : Promise.resolve(fileCheckpoint(join(config.dataDir, 'relay.checkpoint'))));
   const docker = dockerClient(config.engineSocket);
   return {
     config,
-    bus: () => (bus ??= config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new MemoryBus())),
-    leases: () => (leases ??= config.natsUrl && isScaledOut(config)
-      ? NatsLeases.connect(config.natsUrl, { ttlMs: config.leaseTtlMs }) : Promise.resolve(null)),
+    bus: bus.get,
+    leases: leases.get,
+    relayCheckpoint: relayCheckpoint.get,
     eventStore,
     readStore,
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
@@ -75,10 +85,29 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     taskExec: dockerTaskExec(docker),
     databaseServices: dockerDatabaseServices(docker),
     async close() {
-      if (bus) await (await bus).close();
-      if (leases) await (await leases)?.close();
+      await bus.close((opened) => opened.close());
+      await leases.close((opened) => opened?.close());
+      await relayCheckpoint.close((opened) => opened.close?.());
       await eventStore.close();
       await readStore.close();
+    },
+  };
+}
+
+/**
+ * Connects on first use and keeps the connection; a failed attempt is forgotten, so the next use
+ * tries again (NATS may be down when a scrape or a readiness check first asks).
+ */
+function connectOnce<T>(open: () => Promise<T>) {
+  let opening: Promise<T> | null = null;
+  return {
+    get: (): Promise<T> => (opening ??= open().catch((error: unknown) => {
+      opening = null;
+      throw error;
+    })),
+    async close(closeIt: (opened: T) => Promise<void> | undefined): Promise<void> {
+      const opened = await opening?.catch(() => null);
+      if (opened !== undefined && opened !== null) await closeIt(opened);
     },
   };
 }

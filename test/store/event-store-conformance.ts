@@ -170,6 +170,33 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
         assert.equal(read!.stream, name);
       });
 
+      it('reads an event stored in an older schema version in its current shape, by every read', async () => {
+        // DeploymentQueued v1 carried the whole queued record; v2 only the request (shared/events/catalogue.ts).
+        const request = {
+          deploymentId: newId(), applicationId: 'app-1', composeId: null, kind: 'deploy', title: 'old shape', trigger: 'account',
+          accountId: 'acc-1', image: null, rollbackOf: null, createdAt: '2026-01-01T00:00:00.000Z',
+        };
+        const v1 = { ...event('DeploymentQueued', {
+          ...request, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
+        }) };
+        const name = `deployment-${request.deploymentId}`;
+        const head = await store.head();
+        await store.append(name, [v1], 'no_stream');
+        const seen = collector();
+        const subscription = store.subscribe(head, seen.handler);
+        await seen.until(1);
+        await stopLater(subscription);
+        const reads = [
+          (await store.readStream(name)).events[0], (await store.readAll(head, 1))[0],
+          (await store.readFiltered({ stream: name }, 0, 1))[0], seen.seen[0],
+        ];
+        for (const read of reads) {
+          assert.deepEqual(read!.data, request);
+          assert.equal(read!.metadata.schemaVersion, 2);
+          assert.equal(read!.id, v1.id);
+        }
+      });
+
       it('reads a missing stream as empty at revision -1', async () => {
         assert.deepEqual(await store.readStream(stream()), { events: [], revision: -1 });
       });

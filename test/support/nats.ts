@@ -10,6 +10,9 @@ import { freePort } from './http.ts';
 export interface NatsServer {
   readonly url: string;
   restart(): Promise<void>;
+  /** Stops the server, keeping its store, until `up()` (an outage). */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +50,8 @@ export async function startNats(): Promise<NatsServer> {
   return {
     url: `nats://127.0.0.1:${port}`,
     restart: async () => { await down(); await up(); },
+    down,
+    up,
     stop: async () => { await down(); rmSync(store, { recursive: true, force: true }); },
   };
 }

@@ -1,5 +1,6 @@
-// `/health`: the process answers. `/ready`: the stores answer and the read models are within a
-// bound of the log's head, so a load balancer sends traffic only where reads are current.
+// `/health`: the process answers. `/ready`: the stores answer, the bus too when there is one to
+// reach (NATS), and the read models are within a bound of the log's head, so a load balancer sends
+// traffic only where reads are current and commands reach the reactors.
 import type { FastifyInstance } from 'fastify';
 import { countAfter } from '@berth/shared/ports/event-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -26,7 +27,13 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
       if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
       return { lag };
     });
-    const checks = { eventStore: log, projections: reads };
+    const bus = config.natsUrl ? {
+      bus: await check(async () => {
+        await (await infra.bus()).check();
+        return {};
+      }),
+    } : {};
+    const checks = { eventStore: log, projections: reads, ...bus };
     const ready = Object.values(checks).every((result) => result.ok);
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unready', checks });
   });

@@ -15,11 +15,21 @@ export interface ConsumerLag {
   readonly lagSeconds: number;
 }
 
-export async function consumerLags({ eventStore, readStore, clock }: Infrastructure): Promise<ConsumerLag[]> {
+/** The projections' checkpoints and the relay's (whose lag is what the bus has not been given yet). */
+async function checkpoints({ readStore, relayCheckpoint }: Infrastructure): Promise<Map<string, number>> {
+  const positions = new Map(await readStore.checkpoints());
+  // Where the relay's checkpoint cannot be read (NATS away), the others are still worth showing.
+  const relay = await relayCheckpoint().then((checkpoint) => checkpoint.read()).catch(() => null);
+  if (relay !== null) positions.set('relay', relay);
+  return positions;
+}
+
+export async function consumerLags(infra: Infrastructure): Promise<ConsumerLag[]> {
+  const { eventStore, clock } = infra;
   const head = await eventStore.head();
   const now = clock.now().getTime();
   const lags: ConsumerLag[] = [];
-  for (const [name, position] of await readStore.checkpoints()) {
+  for (const [name, position] of await checkpoints(infra)) {
     const [next] = position < head ? await eventStore.readAll(position, 1) : [];
     const lagSeconds = next ? Math.max(0, (now - Date.parse(next.metadata.occurredAt)) / 1000) : 0;
     const lagEvents = next ? await countAfter(eventStore, position, LAG_COUNTED_UP_TO) : 0;

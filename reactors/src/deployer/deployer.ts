@@ -8,7 +8,7 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Application } from '@berth/shared/domain/application/record';
 import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import {
-  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment,
+  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
@@ -172,7 +172,7 @@ export class Deployer {
       handle: async (event) => {
         const { deploymentId } = event.data as { deploymentId: string };
         if (event.type === 'DeploymentQueued') {
-          const deployment = event.data as Deployment;
+          const deployment = event.data as NewDeployment;
           if (deployment.applicationId) this.queue.add({ deploymentId, serviceId: serviceOf(deployment), cause: event });
         } else if (event.type === 'DeploymentCancellationRequested') {
           this.abort(deploymentId);

@@ -15,6 +15,8 @@ interface Cursor {
   /** Indexes handed out and not acknowledged yet. */
   readonly unacked: Set<number>;
   active: boolean;
+  /** Stream prefix of the consumer's aggregate; every event when empty. */
+  prefix: string;
 }
 
 export class MemoryBus implements Bus {
@@ -36,13 +38,14 @@ export class MemoryBus implements Bus {
   async consume(name: string, handle: (delivery: Delivery) => Promise<void>, options: ConsumerOptions = {}): Promise<Consumer> {
     let cursor = this.cursors.get(name);
     if (cursor?.active) throw new Error(`Consumer ${name} is already running`);
-    if (!cursor) this.cursors.set(name, (cursor = { next: this.base, unacked: new Set(), active: true }));
+    const prefix = options.aggregate ? `${options.aggregate}-` : '';
+    if (!cursor) this.cursors.set(name, (cursor = { next: this.base, unacked: new Set(), active: true, prefix }));
     // A resumed consumer gets again what it had not acknowledged.
     cursor.next = Math.min(cursor.next, ...cursor.unacked);
     cursor.unacked.clear();
     cursor.active = true;
+    cursor.prefix = prefix;
     const state = cursor;
-    const prefix = options.aggregate && `${options.aggregate}-`;
     const limit = Math.max(1, options.concurrency ?? 1);
     const slots = new Signal();
     let inFlight = 0;
@@ -92,6 +95,17 @@ export class MemoryBus implements Bus {
       },
     };
   }
+
+  async pending(): Promise<Map<string, number>> {
+    const pending = new Map<string, number>();
+    for (const [name, cursor] of this.cursors) {
+      const waiting = this.log.slice(cursor.next - this.base).filter((event) => event.stream.startsWith(cursor.prefix)).length;
+      pending.set(name, waiting + cursor.unacked.size);
+    }
+    return pending;
+  }
+
+  async check(): Promise<void> {}
 
   /** Drops the events every consumer has acknowledged. */
   private trim(): void {

@@ -4,6 +4,7 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { RecordedEvent } from '../../events/event.ts';
+import { upcast } from '../../events/catalogue.ts';
 import { backoffFor, SUBJECT_ROOT, subjectOf, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
 
 export const STREAM = 'BERTH_EVENTS';
@@ -17,7 +18,17 @@ const WORKING_EVERY_MS = 10_000;
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
 export class NatsBus implements Bus {
-  private constructor(private readonly connection: NatsConnection, private readonly js: JetStreamClient) {}
+  /** Why the connection is down, while it is (nats.js reconnects on its own). */
+  private down: string | null = null;
+
+  private constructor(private readonly connection: NatsConnection, private readonly js: JetStreamClient) {
+    void (async () => {
+      for await (const status of connection.status()) {
+        if (status.type === 'disconnect') this.down = `disconnected from NATS (${status.server})`;
+        else if (status.type === 'reconnect') this.down = null;
+      }
+    })();
+  }
 
   static async connect(servers: string, options: { name?: string } = {}): Promise<NatsBus> {
     const connection = await connect({ servers: servers.split(','), name: options.name ?? 'berth', maxReconnectAttempts: -1 });
@@ -60,7 +71,7 @@ export class NatsBus implements Bus {
       const working = setInterval(() => message.working(), WORKING_EVERY_MS);
       const attempt = message.info.deliveryCount;
       try {
-        await handle({ event: JSON.parse(message.string()) as RecordedEvent, attempt });
+        await handle({ event: upcast(JSON.parse(message.string()) as RecordedEvent), attempt });
         message.ack();
       } catch {
         message.nak(backoffFor(attempt));
@@ -83,6 +94,24 @@ export class NatsBus implements Bus {
         await Promise.all(inFlight);
       },
     };
+  }
+
+  async pending(): Promise<Map<string, number>> {
+    const manager = await jetstreamManager(this.connection);
+    const pending = new Map<string, number>();
+    for await (const info of manager.consumers.list(STREAM)) pending.set(info.name, info.num_pending + info.num_ack_pending);
+    return pending;
+  }
+
+  async check(): Promise<void> {
+    if (this.connection.isClosed()) throw new Error('the NATS connection is closed');
+    if (this.down) throw new Error(this.down);
+    // A round trip, bounded: a server that accepts the socket but does not answer is not up either.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.connection.rtt(),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('NATS did not answer a ping within 2 s')), 2000); }),
+    ]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {

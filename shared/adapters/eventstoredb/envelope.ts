@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { jsonEvent, type JSONEventType, type Position, type ResolvedEvent } from '@eventstore/db-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../../events/event.ts';
+import { upcast } from '../../events/catalogue.ts';
 
 /** What the event's custom metadata holds: Berth's metadata and its own event id. */
 type StoredMetadata = EventMetadata & { readonly berthId: string };
@@ -45,7 +46,7 @@ export function toRecorded(resolved: ResolvedEvent): RecordedEvent {
   const { berthId, ...metadata } = event.metadata as unknown as StoredMetadata;
   const commit = event.position?.commit ?? resolved.commitPosition;
   if (commit === undefined) throw new Error(`event ${event.id} came without a position`);
-  return {
+  return upcast({
     id: berthId,
     type: event.type,
     data: event.data,
@@ -53,5 +54,5 @@ export function toRecorded(resolved: ResolvedEvent): RecordedEvent {
     stream: event.streamId,
     revision: Number(event.revision),
     position: toPosition(commit),
-  };
+  });
 }

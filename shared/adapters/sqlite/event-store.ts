@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { NewEvent, RecordedEvent } from '../../events/event.ts';
+import { upcast } from '../../events/catalogue.ts';
 import type { EventFilter } from '../../events/filter.ts';
 import {
   WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
@@ -28,7 +29,7 @@ interface PendingAppend {
 /** How often a subscriber looks for events appended by another process. */
 const POLL_MS = 50;
 
-const toEvent = (row: Row): RecordedEvent => ({
+const toEvent = (row: Row): RecordedEvent => upcast({
   id: row.id,
   type: row.type,
   data: JSON.parse(row.data),

@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { specOf } from '../testing.ts';
-import { deploymentAggregate, newDeployment, type DeploymentEvent } from './deployment.ts';
+import { deploymentAggregate, newDeployment, requestOf, type DeploymentEvent } from './deployment.ts';
 
 const spec = specOf(deploymentAggregate);
 const deploymentId = 'd1';
@@ -12,6 +13,12 @@ const queued = newDeployment({
 const started: DeploymentEvent = { type: 'DeploymentStarted', data: { deploymentId, at, statusBefore: 'idle' } };
 
 describe('deployment decider', () => {
+  it('records only the request when queueing (schema version 2), and folds it into a queued record', () => {
+    spec.given([]).when({ type: 'QueueDeployment', data: queued }).then([{ type: 'DeploymentQueued', data: requestOf(queued) }]);
+    assert.deepEqual(deploymentAggregate.evolve(null, { type: 'DeploymentQueued', data: requestOf(queued) }), queued);
+    assert.equal('status' in requestOf(queued), false);
+  });
+
   it('starts a queued deployment once: a second start appends nothing', () => {
     spec.given([{ type: 'DeploymentQueued', data: queued }]).when({ type: 'StartDeployment', data: { deploymentId, at, statusBefore: 'idle' } })
       .then([started]);

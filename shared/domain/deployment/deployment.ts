@@ -5,7 +5,7 @@ import { conflict } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist } from '../decisions.ts';
-import { FINISHED, type Deployment } from './record.ts';
+import { FINISHED, newDeployment, requestOf, type Deployment, type NewDeployment } from './record.ts';
 
 export * from './record.ts';
 
@@ -13,7 +13,7 @@ type Id = { deploymentId: string };
 type At = Id & { at: string };
 
 export type DeploymentCommand =
-  | { type: 'QueueDeployment'; data: Deployment }
+  | { type: 'QueueDeployment'; data: NewDeployment }
   | { type: 'StartDeployment'; data: At & { statusBefore: Status } }
   | { type: 'FinishDeployment'; data: At & { image: string; revision: string | null } }
   | { type: 'FailDeployment'; data: At & { reason: string } }
@@ -23,7 +23,8 @@ export type DeploymentCommand =
   | { type: 'PruneDeployment'; data: Id };
 
 export type DeploymentEvent =
-  | { type: 'DeploymentQueued'; data: Deployment }
+  // Schema version 2: the request only. Version 1 carried a whole record, its later fields all empty (see events/catalogue.ts).
+  | { type: 'DeploymentQueued'; data: NewDeployment }
   | { type: 'DeploymentStarted'; data: At & { statusBefore: Status } }
   | { type: 'DeploymentFinished'; data: At & { image: string; revision: string | null } }
   | { type: 'DeploymentFailed'; data: At & { reason: string } }
@@ -48,7 +49,7 @@ export const deploymentAggregate: Aggregate<Deployment, DeploymentCommand, Deplo
   label: LABEL,
   evolve(state, event) {
     switch (event.type) {
-      case 'DeploymentQueued': return { ...event.data };
+      case 'DeploymentQueued': return newDeployment(event.data);
       case 'DeploymentStarted':
         return state && { ...state, status: 'running', startedAt: event.data.at, statusBefore: event.data.statusBefore };
       case 'DeploymentFinished':
@@ -65,7 +66,7 @@ export const deploymentAggregate: Aggregate<Deployment, DeploymentCommand, Deplo
     switch (command.type) {
       case 'QueueDeployment':
         mustNotExist(state, LABEL, 'deploymentId');
-        return [{ type: 'DeploymentQueued', data: command.data }];
+        return [{ type: 'DeploymentQueued', data: requestOf(command.data) }];
       case 'StartDeployment':
         // Only a queued deployment starts: a cancelled one is skipped, a started one never runs twice.
         return exists(state).status === 'queued' ? [{ type: 'DeploymentStarted', data: command.data }] : [];

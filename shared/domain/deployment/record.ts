@@ -36,8 +36,13 @@ export interface Deployment {
   finishedAt: string | null;
 }
 
-export type NewDeployment = Pick<Deployment,
-  'deploymentId' | 'applicationId' | 'composeId' | 'kind' | 'title' | 'trigger' | 'accountId' | 'image' | 'rollbackOf' | 'createdAt'>;
+/** What asking for a deployment says; everything else of the record is what happened to it later. */
+const REQUEST_FIELDS = ['deploymentId', 'applicationId', 'composeId', 'kind', 'title', 'trigger', 'accountId', 'image', 'rollbackOf', 'createdAt'] as const;
+export type NewDeployment = Pick<Deployment, (typeof REQUEST_FIELDS)[number]>;
+
+/** Only the request's fields of `given` (which may be a whole record). */
+export const requestOf = (given: NewDeployment): NewDeployment =>
+  Object.fromEntries(REQUEST_FIELDS.map((field) => [field, given[field]])) as unknown as NewDeployment;
 
 export const newDeployment = (given: NewDeployment): Deployment => ({
   ...given, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
