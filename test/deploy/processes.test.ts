@@ -11,6 +11,7 @@ import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort, listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
 import { startRole, type RoleProcess } from '../support/role-process.ts';
+import { NatsBus } from '@berth/shared/adapters/bus/nats-bus';
 
 describe('roles in separate processes over NATS, on the real engine', () => {
   let nats: NatsServer;
@@ -30,6 +31,13 @@ describe('roles in separate processes over NATS, on the real engine', () => {
       BERTH_TASK_START_TIMEOUT_MS: '20000',
     };
     roles.push(startRole('relay', env), startRole('reactors', env));
+    // The reactors process is up once its last durable consumer exists (a restart mid-start-up is another test's matter).
+    const bus = await NatsBus.connect(nats.url);
+    try {
+      await eventually('the reactors to start', async () => (await bus.pending()).has('notifications'), 60_000);
+    } finally {
+      await bus.close();
+    }
     client = api.client;
     await client.raw('/api/auth.createAdmin', {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${api.setupToken()}` },
