@@ -6,6 +6,8 @@ import type { RunningRole } from '@berth/shared/runtime/role';
 import { applicationActions } from './deployer/application-actions.ts';
 import { Deployer } from './deployer/deployer.ts';
 import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
+import { composeRuntime, composeWorkOf } from './compose/engine.ts';
+import { composeServices } from './compose/services.ts';
 import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
@@ -16,16 +18,19 @@ import { scheduledBackups } from './backups/tick.ts';
 /** Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another. */
 export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { deployer: Deployer }> {
   const bus = await infra.bus();
+  const compose = work.compose ?? composeWorkOf(infra);
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
     report: reporter(infra.eventStore, infra.clock), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
     pruneImages: work.actions.pruneImages,
+    composes: composeServices(infra.eventStore, infra.secrets, compose.run),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };
   const deployer = new Deployer(deps);
   await deployer.recover();
   const consumers: Consumer[] = [];
-  for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions), proxyReactor(infra), notifier(infra)]) {
+  for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
+    composeRuntime(deps, deployer, compose.actions), proxyReactor(infra), notifier(infra)]) {
     consumers.push(await runReactor(bus, reactor, (error, event) =>
       console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
   }

@@ -61,7 +61,7 @@ export function workDouble(secrets: SecretBox) {
     if (reason) throw new Error(reason);
     double.actions.push(`${name} ${application.appName}`);
   };
-  const pruneImages = async (application: Application, images: readonly string[]) => {
+  const pruneImages = async (application: Pick<Application, 'appName'>, images: readonly string[]) => {
     double.actions.push(`pruneImages ${application.appName} ${images.join(' ')}`);
   };
   return { double, work: { run, actions: { start: action('start'), stop: action('stop'), reload: action('reload'), remove: action('remove'), pruneImages } } };

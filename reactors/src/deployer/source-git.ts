@@ -34,13 +34,13 @@ const basicAuthEnv = ({ user, password }: { user: string; password: string }): N
 });
 
 /** Clones the source (resolved only then: a forge source asks the forge for a URL and a token) or reuses the last fetch. */
-export async function fetchGit(resolve: () => Promise<GitSource>, into: string, options: {
+export async function fetchGit(given: GitSource | (() => Promise<GitSource>), into: string, options: {
   refetch: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
 }): Promise<Fetched> {
   const run = { signal: options.signal, log: options.log, redact: redactUrl };
   const dir = join(into, 'source');
   if (options.refetch || !existsSync(join(dir, '.git'))) {
-    const source = await resolve();
+    const source = typeof given === 'function' ? await given() : given;
     await rm(into, { recursive: true, force: true });
     await mkdir(into, { recursive: true });
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);

@@ -36,5 +36,5 @@ export interface ServiceActions {
   /** Service, its images, its proxy file and its logs removed. */
   remove(application: Application): Promise<void>;
   /** Removes the images of pruned deployments, except one the service runs now. */
-  pruneImages(application: Application, images: readonly string[]): Promise<void>;
+  pruneImages(service: Pick<Application, 'appName'>, images: readonly string[]): Promise<void>;
 }
