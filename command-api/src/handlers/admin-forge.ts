@@ -18,11 +18,17 @@ async function configured(ctx: Context): Promise<ForgeApp> {
 /** Runs `use` with a fresh installation token; the forge's refusals become clear answers. */
 async function withToken<T>(ctx: Context, use: (app: ForgeApp, token: string) => Promise<T>): Promise<T> {
   const app = await configured(ctx);
+  const token = await ask(() => ctx.infra.forge.installationToken(app));
+  return ask(() => use(app, token), true);
+}
+
+/** The forge's answer; its refusal as a 409 with its reason, or a 404 naming `repo` where the repository is asked for. */
+async function ask<T>(call: () => Promise<T>, namesRepository = false): Promise<T> {
   try {
-    return await use(app, await ctx.infra.forge.installationToken(app));
+    return await call();
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
-    if (error.status === 404) throw notFound('repo', 'Repository');
+    if (error.status === 404 && namesRepository) throw notFound('repo', 'Repository');
     throw new DomainError('CONFLICT', `The forge refused: ${error.message}`);
   }
 }
