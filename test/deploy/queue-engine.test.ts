@@ -25,7 +25,7 @@ describe('the deployment queue on the real engine', () => {
     `FROM ${TEST_IMAGE}\nRUN for i in $(seq 1 ${seconds}); do echo "tick $i ${nonce}"; sleep 1; done\nCOPY index.html /www/index.html\n`;
   before(async () => {
     repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'version 1\n' });
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], deployConcurrency: 2, taskStartTimeoutMs: 20_000 } });
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'queue' }));
   });
   after(async () => {
