@@ -5,38 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, eventually, runningTasks } from '../support/engine.ts';
+import { eventually, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
-import { removeStacks, stacks } from '../support/stacks.ts';
-
-// The engine's virtual-IP routing (IPVS), like its ingress mesh, does not route on this machine:
-// web resolves to its task's address (endpoint_mode dnsrr, a standard compose setting) instead.
-/** `web` serves; `probe` fetches http://web:8080/ every second into /www/fetched.html and serves that on ${PORT}. */
-const TWO_SERVICES = `services:
-  web:
-    image: ${TEST_IMAGE}
-    networks: [back]
-    deploy:
-      endpoint_mode: dnsrr
-  probe:
-    image: ${TEST_IMAGE}
-    command: ["/bin/sh", "-c", "trap 'exit 0' TERM; (while true; do wget -q -O /www/fetched.html http://web:8080/; sleep 1; done) & httpd -f -p 8080 -h /www & wait"]
-    ports:
-      - "\${PORT}:8080"
-    networks: [back]
-networks:
-  back: {}
-`;
-
-const served = async (port: number, path: string) => {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(1000) });
-    return response.ok ? await response.text() : null;
-  } catch {
-    return null;
-  }
-};
+import { TWO_SERVICES, ended, removeStacks, served, stacks } from '../support/stacks.ts';
 
 describe('compose stacks on the real engine', () => {
   let berth: TestBerth;
@@ -44,7 +16,7 @@ describe('compose stacks on the real engine', () => {
   const namespaces: string[] = [];
   const repos: GitRepo[] = [];
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 30_000 } });
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'stacks' }));
   });
   after(async () => {
@@ -59,18 +31,9 @@ describe('compose stacks on the real engine', () => {
     return berth.ok('compose.update', { composeId: created.composeId, ...fields }) as Promise<{ composeId: string; appName: string; refreshToken: string }>;
   }
 
-  /** Polls the deployment until it ends; answers it with every status it was seen in. */
-  async function ended(deploymentId: string) {
-    const seen: string[] = [];
-    const last = await eventually(`deployment ${deploymentId} to end`, async () => {
-      const deployment = await berth.ok('deployment.one', { deploymentId });
-      if (seen.at(-1) !== deployment.status) seen.push(deployment.status);
-      return ['done', 'error', 'cancelled'].includes(deployment.status) ? deployment : null;
-    }, 90_000);
-    return { ...last, seen };
-  }
-
-  const status = async (composeId: string) => (await berth.ok('compose.one', { composeId })).composeStatus;
+  // The service's status follows its deployment's end a moment after it (reported by the deployer).
+  const statusBecomes = (composeId: string, status: string) =>
+    eventually(`the compose service to be ${status}`, async () => (await berth.ok('compose.one', { composeId })).composeStatus === status);
 
   it('deploys both services, which talk over their network; stop leaves no task running; delete removes the stack', async () => {
     const port = await freePort();
@@ -80,13 +43,13 @@ describe('compose stacks on the real engine', () => {
     const queued = await berth.ok('compose.deploy', { composeId });
     assert.equal(queued.status, 'queued');
     assert.equal(queued.composeId, composeId);
-    const deployment = await ended(queued.deploymentId);
+    const deployment = await ended(berth, queued.deploymentId);
     assert.equal(deployment.status, 'done', deployment.reason);
-    assert.equal(await status(composeId), 'done');
+    await statusBecomes(composeId, 'done');
     assert.deepEqual((await stacks.services(appName)).sort(), [`${appName}_probe`, `${appName}_web`]);
     assert.deepEqual(await stacks.networks(appName), [`${appName}_back`]);
     // The probe reached `web` by its name over the stack's network, and serves what it got.
-    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 30_000), 'berth-test httpd\n');
+    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 60_000), 'berth-test httpd\n');
 
     const listed = await berth.ok('deployment.all', { composeId });
     assert.deepEqual(listed.map((d: { deploymentId: string }) => d.deploymentId), [queued.deploymentId]);
@@ -98,7 +61,8 @@ describe('compose stacks on the real engine', () => {
 
     await berth.ok('compose.delete', { composeId });
     await eventually('the stack to be removed', async () =>
-      (await stacks.services(appName)).length === 0 && (await stacks.networks(appName)).length === 0, 60_000);
+      (await stacks.services(appName)).length === 0 && (await stacks.networks(appName)).length === 0
+      && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
     await berth.refused('compose.one', { composeId }, 404);
   });
 
@@ -115,19 +79,19 @@ describe('compose stacks on the real engine', () => {
     const pushed = await push('refs/heads/main');
     assert.equal(pushed.statusCode, 200, pushed.body);
     assert.equal(pushed.json().trigger, 'webhook');
-    const deployment = await ended(pushed.json().deploymentId);
+    const deployment = await ended(berth, pushed.json().deploymentId);
     assert.equal(deployment.status, 'done', deployment.reason);
     assert.match(deployment.revision, /^[0-9a-f]{40}$/);
-    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 30_000), 'berth-test httpd\n');
+    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 60_000), 'berth-test httpd\n');
 
     repo.commit({ 'stack.yml': 'services: [web\n' }, 'break it');
-    const broken = await ended((await berth.ok('compose.deploy', { composeId })).deploymentId);
+    const broken = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.equal(broken.status, 'error');
     assert.match(broken.reason, /stack\.yml is not valid YAML/);
     assert.deepEqual(broken.seen.slice(-1), ['error']);
-    assert.equal(await status(composeId), 'error');
+    await statusBecomes(composeId, 'error');
     repo.commit({ 'stack.yml': 'services: {}\n' }, 'empty it');
-    const empty = await ended((await berth.ok('compose.deploy', { composeId })).deploymentId);
+    const empty = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.match(empty.reason, /stack\.yml has no services/);
   });
 });
