@@ -23,6 +23,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
     report: reporter(infra.eventStore, infra.clock), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
+    pruneImages: work.actions.pruneImages,
     composes: composeServices(infra.eventStore, infra.secrets, compose.run),
     databases: databaseServices(infra),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
