@@ -3,14 +3,14 @@
 import type { Engine } from '../contract/databases.ts';
 import type { Database } from '../domain/database/database.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
-import { databaseServiceSpec } from '../domain/database/service-spec.ts';
+import { dataVolumeOf, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
 const READY_TIMEOUT_MS = 120_000;
 const POLL_MS = 500;
 
-type Infra = Pick<Infrastructure, 'databaseServices' | 'taskExec' | 'config' | 'secrets'>;
+type Infra = Pick<Infrastructure, 'databaseServices' | 'taskExec' | 'config' | 'secrets' | 'stacks'>;
 
 export const profileOfDatabase = (infra: Infra, engine: Engine, database: Database): EngineProfile =>
   profileOf(engine, database.containerImage, infra.config.databaseProfiles);
@@ -62,4 +62,19 @@ export async function deployDatabase(infra: Infra, engine: Engine, database: Dat
   });
   log(`${database.appName} accepts connections`);
   return profile.image;
+}
+
+/** Removes a removed database's data volume, once its last container let go of it (bounded). */
+export async function removeDataVolume(infra: Infra, appName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await infra.stacks.removeVolume(dataVolumeOf(appName));
+      return;
+    } catch (error) {
+      // In use while the service's last task shuts down (it has a grace period to flush).
+      if (Date.now() > deadline) throw new Error(`the volume ${dataVolumeOf(appName)} could not be removed: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
 }

@@ -61,6 +61,8 @@ export interface Config {
   readonly actionWaitMs: number;
   /** The operator's changes to the database engine profiles (BERTH_DATABASE_PROFILES, a JSON file). */
   readonly databaseProfiles: ProfileOverrides;
+  /** Whether removing a database removes its `<appName>-data` volume too (kept by default). */
+  readonly removeDatabaseVolumes: boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),
     actionWaitMs: number(env, 'BERTH_ACTION_WAIT_MS', 60_000),
     databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env.BERTH_DATABASE_PROFILES),
+    removeDatabaseVolumes: env.BERTH_REMOVE_DATABASE_VOLUMES === 'on',
     ...overrides,
   };
   // Beside the data by default, wherever the data folder was put.

@@ -1,8 +1,8 @@
 // A running database's published port and its engine profile, on the real engine: a new external
 // port is published at once (the service redeployed), a cleared one is withdrawn, a port another
-// process holds fails within the task-start bound with the engine's reason, and an operator's
-// profile (another image behind the neutral name, another internal port and server arguments) is
-// what runs.
+// process holds fails within the task-start bound with the engine's reason, an operator's profile
+// (another image behind the neutral name, another internal port and server arguments) is what runs,
+// and with BERTH_REMOVE_DATABASE_VOLUMES=on a removed database takes its data volume along.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { client, DATABASE_IMAGE, freePort, removeService } from '../support/database-services.ts';
+import { client, DATABASE_IMAGE, docker, freePort, removeService } from '../support/database-services.ts';
 
 const PASSWORD = 'Port-Moves-Pass-7';
 const ping = (port: number) => client('dbepsilon', `REDISCLI_AUTH="$PW" redis-cli -h 127.0.0.1 -p ${port} ping`, { PW: PASSWORD })
@@ -39,7 +39,7 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     }));
     berth = await startBerth({
       config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000, taskStartTimeoutMs: 8000 },
-      env: { BERTH_DATABASE_PROFILES: profiles },
+      env: { BERTH_DATABASE_PROFILES: profiles, BERTH_REMOVE_DATABASE_VOLUMES: 'on' },
     });
     ({ projectId } = await berth.ok('project.create', { name: 'ports' }));
   });
@@ -80,5 +80,14 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     } finally {
       holder.close();
     }
+  });
+
+  it('removes the data volume with the database when the operator turned that on', async () => {
+    const db = await create('ports-gone', DATABASE_IMAGE.dbepsilon);
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    assert.match(await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`), new RegExp(`${db.appName}-data`));
+    await berth.ok('dbepsilon.remove', { dbepsilonId: db.dbepsilonId });
+    assert.equal((await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`)).trim(), '');
+    assert.equal((await berth.call('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).status, 404);
   });
 });
