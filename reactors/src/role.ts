@@ -8,6 +8,7 @@ import { Deployer } from './deployer/deployer.ts';
 import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
 import { composeRuntime, composeWorkOf } from './compose/engine.ts';
 import { composeServices } from './compose/services.ts';
+import { databaseServices } from './databases/services.ts';
 import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
@@ -22,7 +23,9 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
     report: reporter(infra.eventStore, infra.clock), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
+    pruneImages: work.actions.pruneImages,
     composes: composeServices(infra.eventStore, infra.secrets, compose.run),
+    databases: databaseServices(infra),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };
   const deployer = new Deployer(deps);

@@ -8,7 +8,9 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Application } from '@berth/shared/domain/application/record';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import type { Status } from '@berth/shared/contract/schema';
-import type { DeploymentStep } from '@berth/shared/domain/application/status';
+import { statusAfterDeployment, type DeploymentStep } from '@berth/shared/domain/application/status';
+import type { Engine } from '@berth/shared/contract/databases';
+import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
   deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
@@ -21,7 +23,8 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
-import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
+import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
+import { deploymentTag, localRepository } from './images.ts';
 
 /** The service a deployment belongs to (an application, a compose service), as the deployer runs it. */
 export interface DeployedService {
@@ -35,6 +38,9 @@ export interface DeployedService {
 /** A compose service as the deployer runs it; null when it was deleted. */
 export type ComposeServices = (composeId: string) => Promise<DeployedService | null>;
 
+/** A database as the deployer runs it; null when it was removed. */
+export type DatabaseServicesOf = (engine: Engine, databaseId: string) => Promise<DeployedService | null>;
+
 export interface DeployerDeps {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
@@ -43,7 +49,9 @@ export interface DeployerDeps {
   readonly report: Report;
   readonly logs: DeploymentLogs;
   readonly run: RunDeployment;
+  readonly pruneImages: ServiceActions['pruneImages'];
   readonly composes: ComposeServices;
+  readonly databases: DatabaseServicesOf;
   readonly concurrency: number;
   readonly keep: number;
 }
@@ -73,14 +81,25 @@ export class Deployer {
   }
 
   private async follow(deployment: Deployment, step: DeploymentStep, cause: RecordedEvent | null): Promise<void> {
-    const { deploymentId, statusBefore, applicationId, composeId } = deployment;
+    const { deploymentId, statusBefore, applicationId, composeId, databaseId, databaseType } = deployment;
     const data = { deploymentId, step, statusBefore };
     if (applicationId) await this.deps.report(applicationAggregate, applicationId, { type: 'FollowDeployment', data: { ...data, applicationId } }, cause);
     else if (composeId) await this.deps.report(composeAggregate, composeId, { type: 'FollowDeployment', data: { ...data, composeId } }, cause);
+    else if (databaseId && databaseType) await this.followDatabase(databaseType, databaseId, statusAfterDeployment(step, statusBefore), cause);
+  }
+
+  /** A database's status follows its deployment's steps, unless it was removed meanwhile. */
+  private async followDatabase(engine: Engine, databaseId: string, applicationStatus: Status, cause: RecordedEvent | null): Promise<void> {
+    const aggregate = databaseAggregates[engine];
+    if ((await load(this.deps.eventStore, aggregate, databaseId)).state === null) return;
+    await this.deps.report(aggregate, databaseId, {
+      type: 'ChangeDatabaseStatus', data: { [idFieldOf(engine)]: databaseId, applicationStatus },
+    }, cause);
   }
 
   private async serviceOf(deployment: Deployment): Promise<DeployedService | null> {
     if (deployment.composeId) return this.deps.composes(deployment.composeId);
+    if (deployment.databaseId && deployment.databaseType) return this.deps.databases(deployment.databaseType, deployment.databaseId);
     const application = (await load(this.deps.eventStore, applicationAggregate, deployment.applicationId!)).state as Application | null;
     return application && {
       appName: application.appName,
@@ -141,20 +160,32 @@ export class Deployer {
       this.running.delete(deploymentId);
     }
     if (ended) await this.follow(ended, step, cause);
-    await this.prune(serviceOf(queued), cause);
+    await this.prune(queued, cause, service.appName);
   }
 
-  /** Keeps the latest `keep` finished deployments of the service, with their logs. */
-  private async prune(serviceId: string, cause: RecordedEvent | null): Promise<void> {
+  /**
+   * Keeps the latest `keep` finished deployments of the service, with their logs; an application's
+   * pruned deployments take their images along, unless a kept deployment (a rollback target) or
+   * the service itself uses them.
+   */
+  private async prune(deployment: Deployment, cause: RecordedEvent | null, appName: string): Promise<void> {
+    const serviceId = serviceOf(deployment);
     const docs = [
       ...await this.deps.readStore.find('deployment', 'applicationId', serviceId),
       ...await this.deps.readStore.find('deployment', 'composeId', serviceId),
+      ...await this.deps.readStore.find('deployment', 'databaseId', serviceId),
     ] as unknown as Deployment[];
     const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    for (const old of finished.slice(this.deps.keep)) {
+    const pruned = finished.slice(this.deps.keep);
+    for (const old of pruned) {
       await this.deps.report(deploymentAggregate, old.deploymentId, { type: 'PruneDeployment', data: { deploymentId: old.deploymentId } }, cause);
       this.deps.logs.remove(old.deploymentId);
     }
+    if (!deployment.applicationId) return;
+    const kept = new Set(docs.filter((doc) => !pruned.includes(doc)).map((doc) => doc.image));
+    const images = pruned.flatMap((old) => [old.image, `${localRepository({ appName })}:${deploymentTag(old.deploymentId)}`])
+      .filter((image): image is string => image !== null && !kept.has(image));
+    if (images.length > 0) await this.deps.pruneImages({ appName }, [...new Set(images)]);
   }
 
   /** Aborts the work of a running deployment (it then reports itself cancelled). */
