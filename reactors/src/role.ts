@@ -48,7 +48,11 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
         for (const consumer of consumers) await consumer.stop();
       };
     },
-    stop: () => stopRunning(),
+    async stop() {
+      const stopping = stopRunning;
+      stopRunning = async () => {};
+      await stopping();
+    },
   });
   return { ...role, get deployer() { return deployer; } };
 }
