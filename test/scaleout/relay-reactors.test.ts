@@ -40,7 +40,7 @@ describe('relays and reactors as processes, and outages of the bus and the read 
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    stack = await startStack({ BERTH_NOTIFY_RETRY_MS: '200,500,1000,2000,5000' });
+    stack = await startStack({ BERTH_NOTIFY_RETRY_MS: '200,500,1000,2000,5000', BERTH_LEASE_TTL_MS: '3000' });
     stack.role('projections');
     for (let i = 0; i < 2; i++) relays.push(stack.role('relay'));
     for (let i = 0; i < 2; i++) reactors.push(stack.role('reactors'));
@@ -53,8 +53,11 @@ describe('relays and reactors as processes, and outages of the bus and the read 
     receiver?.close();
   });
 
-  const holders = (processes: RoleProcess[], role: string) =>
-    processes.filter((process) => process.output.join('').includes(`${role}: holding the lease`));
+  /** Processes whose last word on the lease is that they hold it (a loaded machine may make one give it up and retake it). */
+  const holders = (processes: RoleProcess[], role: string) => processes.filter((process) => {
+    const output = process.output.join('');
+    return output.lastIndexOf(`${role}: holding the lease`) > output.lastIndexOf(`${role}: lease given up`);
+  });
   const created: string[] = [];
   const create = async (name: string) => {
     const { projectId } = await api.ok('project.create', { name });
@@ -65,7 +68,8 @@ describe('relays and reactors as processes, and outages of the bus and the read 
 
   it('runs one relay and one reactors process of two, and hands both over after kill -9 doubling nothing', async () => {
     await eventually(async () => holders(relays, 'relay').length === 1 && holders(reactors, 'reactors').length === 1
-      && relays.every((relay) => relay.output.join('').includes('relay: ')), 120_000, 'one holder of each, the other waiting');
+      && relays.every((relay) => relay.output.join('').includes('relay: ')), 120_000, 'one holder of each, the other waiting')
+      .catch((error: Error) => { throw new Error(`${error.message}\n${stack.output()}`); });
     for (let i = 0; i < 3; i++) await create(`before the kill ${i}`);
     await everyOneNotifiedOnce();
     assert.equal(holders(relays, 'relay').length, 1, 'still one relay publishing');
@@ -79,13 +83,15 @@ describe('relays and reactors as processes, and outages of the bus and the read 
     const standbyRelay = relays.find((process) => process !== relay)!;
     const standbyReactors = reactors.find((process) => process !== reactor)!;
     await eventually(async () => (await said(standbyRelay, 'relay: holding the lease')()) && said(standbyReactors, 'reactors: holding the lease')(),
-      15_000, 'the standbys take the leases');
+      30_000, 'the standbys take the leases');
     const took = Date.now() - killedAt;
-    assert.ok(took < 6000, `took over ${took} ms after the kill (lease time to live 1500 ms)`);
+    assert.ok(took < 12_000, `took over ${took} ms after the kill (lease time to live 3000 ms)`);
     for (let i = 0; i < 3; i++) await create(`after the kill ${i}`);
     await everyOneNotifiedOnce();
   });
 
+  // A command appended while the read store is away still answers 200 once its bounded wait for
+  // the read models ends (it happened; a retry would do it twice); what needs the read store answers 503.
   it('loses no acknowledged command when the bus restarts and the read store goes away mid-load, answering 503 meanwhile', async () => {
     const answers: Array<{ status: number; body: any }> = [];
     let loading = true;
@@ -97,12 +103,19 @@ describe('relays and reactors as processes, and outages of the bus and the read 
         else await sleep(100);
       }
     };
-    const workers = [0, 1, 2].map(worker);
+    // Queries need the read store: while it is away, they answer 503.
+    const querying = async () => {
+      while (loading) {
+        answers.push(await api.call('project.all'));
+        await sleep(100);
+      }
+    };
+    const workers = [worker(0), worker(1), querying()];
     await sleep(1000);
     await stack.nats.restart();
     await sleep(1000);
     stack.mongoProxy.cut();
-    await sleep(2500);
+    await sleep(5000); // longer than the MongoDB client's 3 s server selection bound
     stack.mongoProxy.restore();
     await sleep(1500);
     loading = false;
@@ -111,7 +124,7 @@ describe('relays and reactors as processes, and outages of the bus and the read 
     const statuses = answers.map(({ status }) => status);
     assert.deepEqual(statuses.filter((status) => status !== 200 && status !== 503), [], 'only 200 or 503');
     const unavailable = answers.filter(({ status }) => status === 503);
-    assert.ok(unavailable.length > 0, 'commands during the outage answered 503');
+    assert.ok(unavailable.length > 0, `calls during the outage answered 503; answered ${JSON.stringify(answers.map(({ status, body }) => status === 200 ? 200 : body))}`);
     for (const { body } of unavailable) {
       assert.equal(body.code, 'UNAVAILABLE');
       assert.equal(typeof body.message, 'string');
@@ -129,7 +142,13 @@ describe('relays and reactors as processes, and outages of the bus and the read 
       await rebuildInto(log, rebuilt);
       const expected = byId(await rebuilt.all('project'));
       await eventually(async () => JSON.stringify(byId(await live.all('project'))) === JSON.stringify(expected), 30_000,
-        'the read models equal a rebuild');
+        'the read models equal a rebuild').catch(async (error: Error) => {
+        const docs = byId(await live.all('project'));
+        const ids = new Set(docs.map((doc) => doc.projectId));
+        const missing = expected.filter((doc) => !ids.has(doc.projectId)).map((doc) => doc.projectId);
+        throw new Error(`${error.message}: ${docs.length} live, ${expected.length} rebuilt, missing ${JSON.stringify(missing)}, `
+          + `checkpoints ${JSON.stringify([...await live.checkpoints()])}, head ${await log.head()}\n${stack.output()}`);
+      });
       await eventually(async () => [...inLog].every((id) => (received.get(id) ?? 0) >= 1), 60_000, 'every created project notified');
     } finally {
       await Promise.all([log.close(), rebuilt.close(), live.close()]);
