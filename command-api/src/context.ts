@@ -115,4 +115,8 @@ export class Context {
   }
 }
 
-const newestFirst = (a: Doc, b: Doc) => String(b.createdAt ?? '').localeCompare(String(a.createdAt ?? ''));
+/** By creation, newest first: ISO timestamps order as plain strings (a locale comparison costs far more). */
+export const newestFirst = (a: Doc, b: Doc): number => {
+  const [x, y] = [String(a.createdAt ?? ''), String(b.createdAt ?? '')];
+  return x < y ? 1 : x > y ? -1 : 0;
+};

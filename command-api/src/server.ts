@@ -12,6 +12,7 @@ import { Context, type Actor } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
 import { deployWebhook } from './webhook.ts';
@@ -62,6 +63,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
     const handler = handlerOf(operation);
     const payload = operation.method === 'GET' ? 'querystring' : 'body';
     const serialize = (answer: unknown) => serializerOf(operation.output)(answer);
+    const answers = AnswerCache.for(infra.readStore, operation);
     for (const url of pathsOf(operation)) {
       app.route({
         method: operation.method,
@@ -76,6 +78,10 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
           const ctx = new Context(infra, actors.get(request) ?? null, request.id, request.ip);
           const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
           await authorize(ctx, operation, input);
+          if (answers) {
+            const body = await answers.answer(input, ctx.actor, async () => serialize(await handler(input, ctx) ?? null));
+            return reply.type('application/json; charset=utf-8').send(body);
+          }
           const answer = await handler(input, ctx);
           await grantCreated(ctx, operation, answer);
           if (ctx.position > 0) {

@@ -7,6 +7,8 @@ import type { RunningRole } from '@berth/shared/runtime/role';
 import { applicationActions } from './deployer/application-actions.ts';
 import { Deployer } from './deployer/deployer.ts';
 import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
+import { composeRuntime, composeWorkOf } from './compose/engine.ts';
+import { composeServices } from './compose/services.ts';
 import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
@@ -21,9 +23,11 @@ import { scheduledBackups } from './backups/tick.ts';
  */
 export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { readonly deployer: Deployer }> {
   const bus = await infra.bus();
+  const compose = work.compose ?? composeWorkOf(infra);
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
     report: reporter(infra), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
+    composes: composeServices(infra.eventStore, infra.secrets, compose.run),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };
   // A deployer does not start again once stopped: each time the lease is taken, a new one.
@@ -34,7 +38,8 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       deployer = new Deployer(deps);
       await deployer.recover();
       const consumers: Consumer[] = [];
-      for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions), proxyReactor(infra), notifier(infra)]) {
+      for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
+        composeRuntime(deps, deployer, compose.actions), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }

@@ -33,6 +33,12 @@ export interface ReadStore {
   checkpoints(): Promise<Map<string, number>>;
   /** Resolves once every projection's checkpoint has reached `position`, or rejects after `timeoutMs`. */
   waitFor(position: number, timeoutMs: number): Promise<void>;
+  /**
+   * A number that changes whenever any document may have changed, when this store can tell (it is
+   * the only writer of its documents, in this process); `null` when it cannot. While it stays the
+   * same, an answer assembled from the documents stays true.
+   */
+  version(): number | null;
   /** Deletes every document and checkpoint (a rebuild's fresh start). */
   clear(): Promise<void>;
   close(): Promise<void>;

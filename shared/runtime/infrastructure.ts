@@ -6,6 +6,8 @@ import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
 import { dockerDatabaseServices } from '../adapters/docker/database-services.ts';
 import type { DatabaseServices } from '../ports/database-services.ts';
+import { dockerStacks } from '../adapters/docker/stack.ts';
+import type { StackEngine } from '../ports/stack-engine.ts';
 import type { TaskExec } from '../ports/task-exec.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -47,6 +49,8 @@ export interface Infrastructure {
   readonly taskExec: TaskExec;
   /** Database services on the orchestrator. */
   readonly databaseServices: DatabaseServices;
+  /** A compose stack's networks and namespace on the orchestrator. */
+  readonly stacks: StackEngine;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     objectStorage: openS3Storage,
     taskExec: dockerTaskExec(docker),
     databaseServices: dockerDatabaseServices(docker),
+    stacks: dockerStacks(docker),
     async close() {
       await bus.close((opened) => opened.close());
       await leases.close((opened) => opened?.close());

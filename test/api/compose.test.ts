@@ -170,12 +170,38 @@ describe('compose operations', () => {
   }
 
   for (const procedure of ['deploy', 'redeploy', 'stop', 'cleanQueues']) {
-    it(`answers ${procedure} with NOT_FOUND for an unknown id and NOT_IMPLEMENTED for a known one, appending nothing`, async () => {
+    it(`answers ${procedure} with NOT_FOUND naming composeId for an unknown id, appending nothing`, async () => {
       await berth.refused(`compose.${procedure}`, { composeId: 'nope' }, 404, 'composeId');
-      const { composeId } = await create();
-      await berth.refused(`compose.${procedure}`, { composeId }, 501);
     });
   }
+
+  it('refuses to deploy a service with nothing to deploy, naming the field to set, and queues nothing', async () => {
+    const { composeId } = await create();
+    for (const procedure of ['deploy', 'redeploy']) await berth.refused(`compose.${procedure}`, { composeId }, 400, 'composeFile');
+    await berth.ok('compose.update', { composeId, sourceType: 'git' });
+    await berth.refused('compose.deploy', { composeId }, 400, 'customGitUrl');
+    assert.deepEqual(await berth.ok('deployment.all', { composeId }), []);
+  });
+
+  it('refuses a compose file that is not YAML or has no services at update, naming composeFile', async () => {
+    const { composeId } = await create();
+    for (const composeFile of ['services: [web\n', 'services: {}\n', 'version: "3"\n']) {
+      const body = await berth.refused('compose.update', { composeId, composeFile }, 400, 'composeFile');
+      assert.match(body.issues[0].message, /not valid YAML|no services|"services" mapping/);
+    }
+  });
+
+  it('queues a deployment of a saved file, listed with the service, and cleanQueues cancels it (no reactors run here)', async () => {
+    const { composeId } = await create();
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+    const queued = await berth.ok('compose.deploy', { composeId });
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.composeId, composeId);
+    assert.equal(queued.applicationId, null);
+    assert.equal((await berth.ok('compose.cleanQueues', { composeId })).composeId, composeId);
+    const [listed] = await berth.ok('deployment.all', { composeId });
+    assert.equal(listed.status, 'cancelled');
+  });
 
   it('answers deployTemplate with NOT_FOUND naming the project or the template id that does not exist', async () => {
     await berth.refused('compose.deployTemplate', { projectId: 'nope', id: 'gitea' }, 404, 'projectId');

@@ -10,6 +10,11 @@ const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maxim
 const ratio = (value: number, ceiling: number) => (Number.isNaN(ceiling) ? '' : `${fmt((100 * value) / ceiling, 1)} %`);
 const met = (ok: boolean) => (ok ? 'yes' : 'NO');
 
+const cpuRow = (figure: string, micros: number, ceilingCpu: number): Row => ({
+  figure: `${figure} server CPU µs per request`, value: fmt(micros), target: '', met: '',
+  ratio: Number.isNaN(ceilingCpu) ? '' : `${fmt((100 * ceilingCpu) / micros, 1)} % by CPU`,
+});
+
 async function post(url: string, token: string, operation: string, body: unknown): Promise<void> {
   const response = await fetch(`${url}/api/${operation}`, {
     method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
@@ -30,14 +35,14 @@ async function addServices(url: string, token: string, projectIds: readonly stri
   }
 }
 
-export async function benchDashboard(kit: BenchKit, ceiling: number): Promise<Row[]> {
+export async function benchDashboard(kit: BenchKit, ceiling: number, ceilingCpu: number): Promise<Row[]> {
   console.log(`- dashboard: project.all over ${PROJECTS} projects, then with 1,000 services`);
   const server = await kit.startServer('berth');
   const { token, projectIds } = await kit.prepare(server, PROJECTS);
   const all: autocannon.Request[] = [{ method: 'GET', path: '/api/project.all', headers: { authorization: `Bearer ${token}` } }];
   const measure = async () => {
     await kit.run(server.url, all, 2);
-    return kit.run(server.url, all);
+    return kit.runMeasured(server, all);
   };
   const empty = await measure();
   await addServices(server.url, token, projectIds);
@@ -48,5 +53,7 @@ export async function benchDashboard(kit: BenchKit, ceiling: number): Promise<Ro
     { figure: 'project.all p50 / p99 ms', value: `${empty.latency.p50} / ${empty.latency.p99}`, target: 'p99 ≤ 50', met: met(empty.latency.p99 <= 50), ratio: '' },
     { figure: 'project.all req/s (1,000 services)', value: fmt(full.requests.average), target: '≥ 1,000', met: met(full.requests.average >= 1000), ratio: ratio(full.requests.average, ceiling) },
     { figure: 'project.all (1,000 services) p50 / p99 ms', value: `${full.latency.p50} / ${full.latency.p99}`, target: '', met: '', ratio: '' },
+    cpuRow('project.all (200 projects)', empty.cpuMicros, ceilingCpu),
+    cpuRow('project.all (1,000 services)', full.cpuMicros, ceilingCpu),
   ];
 }

@@ -34,7 +34,7 @@ const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', impo
 interface Server {
   readonly url: string;
   readonly dataDir: string | null;
-  memory(): Promise<{ rss: number; heapUsed: number }>;
+  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
       const answer = next('rss');
       child.send({ type: 'rss' });
       const message = await answer;
-      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0 };
+      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0 };
     },
     stop: () => new Promise((resolve) => {
       child.once('exit', () => resolve());
@@ -79,6 +79,17 @@ async function run(url: string, requests: Request[], seconds = SECONDS): Promise
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) console.warn(`  ! ${failures} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
   return result;
+}
+
+/**
+ * A load and the server's CPU time per request it answered: unlike requests per second, it does not
+ * move when other work shares the machine, so its ratio to the ceiling's is the steadier figure.
+ */
+async function runMeasured(server: Server, requests: Request[]): Promise<autocannon.Result & { cpuMicros: number }> {
+  const before = (await server.memory()).cpuMs;
+  const result = await run(server.url, requests);
+  const after = (await server.memory()).cpuMs;
+  return Object.assign(result, { cpuMicros: (1000 * (after - before)) / Math.max(1, result.requests.total) });
 }
 
 async function call(server: Server, token: string | null, operation: string, body: unknown): Promise<any> {
@@ -154,21 +165,27 @@ async function main() {
   const [load] = loadavg();
   if (load! > 0.5) console.warn(`  ! load average ${fmt(load!, 2)} before the start: other work on this machine skews every figure`);
 
-  let ceiling: autocannon.Result | null = null;
+  let ceiling: (autocannon.Result & { cpuMicros: number }) | null = null;
   let ceilingRss = 0;
   if (ONLY.has('ceiling')) {
     console.log('- ceiling: bare Fastify JSON POST');
     const server = await startServer('ceiling');
     await run(server.url, ceilingRequest, WARMUP_SECONDS);
-    ceiling = await run(server.url, ceilingRequest);
+    ceiling = await runMeasured(server, ceilingRequest);
     ceilingRss = (await server.memory()).rss;
     await server.stop();
     rows.push(
       { figure: 'ceiling: bare Fastify POST req/s', value: fmt(ceiling.requests.average), target: '', met: '', ratio: '100.0 %' },
       { figure: 'ceiling: p50 / p99 ms', value: latency(ceiling), target: '', met: '', ratio: '' },
+      { figure: 'ceiling: server CPU µs per request', value: fmt(ceiling.cpuMicros), target: '', met: '', ratio: '' },
     );
   }
   const c = ceiling?.requests.average ?? NaN;
+  /** The ceiling's CPU per request over Berth's: the share of the ceiling Berth would reach on an idle machine. */
+  const cpuRow = (figure: string, result: { cpuMicros: number }): Row => ({
+    figure: `${figure} server CPU µs per request`, value: fmt(result.cpuMicros), target: '', met: '',
+    ratio: ceiling ? `${fmt((100 * ceiling.cpuMicros) / result.cpuMicros, 1)} % by CPU` : '',
+  });
   const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
 
   if (ONLY.has('commands') || ONLY.has('queries')) {
@@ -178,21 +195,23 @@ async function main() {
     if (ONLY.has('commands')) {
       console.log('  commands: project.create + project.update');
       await run(berth.url, commandMix(token, projectIds), WARMUP_SECONDS);
-      const commands = await run(berth.url, commandMix(token, projectIds));
+      const commands = await runMeasured(berth, commandMix(token, projectIds));
       const perSecond = commands.requests.average;
       rows.push(
         { figure: 'commands/s (create + update)', value: fmt(perSecond), target: '≥ 8,000', met: met(perSecond >= 8000), ratio: ratio(perSecond, c) },
         { figure: 'commands p50 / p99 ms', value: latency(commands), target: 'p99 ≤ 15', met: met(commands.latency.p99 <= 15), ratio: p99Ratio(commands) },
+        cpuRow('commands:', commands),
       );
     }
     if (ONLY.has('queries')) {
       console.log('  queries: project.one');
       await run(berth.url, oneQueries(token, projectIds), WARMUP_SECONDS);
-      const queries = await run(berth.url, oneQueries(token, projectIds));
+      const queries = await runMeasured(berth, oneQueries(token, projectIds));
       const perSecond = queries.requests.average;
       rows.push(
         { figure: '.one queries/s (project.one)', value: fmt(perSecond), target: '≥ 15,000', met: met(perSecond >= 15000), ratio: ratio(perSecond, c) },
         { figure: '.one p50 / p99 ms', value: latency(queries), target: 'p99 ≤ 5', met: met(queries.latency.p99 <= 5), ratio: p99Ratio(queries) },
+        cpuRow('.one:', queries),
       );
     }
     const { rss, heapUsed } = await berth.memory();
@@ -212,8 +231,8 @@ async function main() {
     );
   }
 
-  if (ONLY.has('dashboard')) rows.push(...await benchDashboard({ startServer, prepare, run, commandMix }, c));
-  if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, commandMix }));
+  if (ONLY.has('dashboard')) rows.push(...await benchDashboard({ startServer, prepare, run, runMeasured, commandMix }, c, ceiling?.cpuMicros ?? NaN));
+  if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, runMeasured, commandMix }));
   if (ONLY.has('bus')) rows.push(...await benchBus());
   if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   if (ONLY.has('scaleout')) rows.push(...await benchScaleout({ startServer, prepare, commandMix }));

@@ -11,11 +11,13 @@ import { newId } from '@berth/shared/ids';
 import { listeningBerth } from '../support/http.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
-interface Server { readonly url: string; stop(): Promise<void> }
+interface Server { readonly url: string; stop(): Promise<void>; memory(): Promise<{ cpuMs: number }> }
 export interface BenchKit {
   startServer(mode: 'berth'): Promise<Server>;
   prepare(server: Server, pool?: number): Promise<{ token: string; projectIds: string[] }>;
   run(url: string, requests: autocannon.Request[], seconds?: number): Promise<autocannon.Result>;
+  /** A load of the standard length with the server's CPU time per request. */
+  runMeasured(server: Server, requests: autocannon.Request[]): Promise<autocannon.Result & { cpuMicros: number }>;
   commandMix(token: string, projectIds: readonly string[]): autocannon.Request[];
 }
 

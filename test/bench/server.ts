@@ -10,7 +10,7 @@ import { launch } from '@berth/shared/runtime/launch';
 
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
-  | { type: 'rss'; rss: number; heapUsed: number };
+  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number };
 
 const send = (message: ServerMessage) => process.send!(message);
 const mode = process.argv[2];
@@ -37,7 +37,8 @@ const server = mode === 'berth' ? await startBerth() : await startCeiling();
 process.on('message', async (message: { type: string }) => {
   if (message.type === 'rss') {
     const { rss, heapUsed } = process.memoryUsage();
-    send({ type: 'rss', rss, heapUsed });
+    const { user, system } = process.cpuUsage();
+    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000 });
   }
   if (message.type === 'stop') {
     await server.stop();

@@ -98,7 +98,9 @@ describe('the berth CLI', () => {
     }));
     // The tail is connected once its process has started: create until it reports.
     let line: string | undefined;
-    for (let i = 0; i < 50 && line === undefined; i++) {
+    // Bounded by time, not by tries: a loaded machine takes seconds to start the CLI's process.
+    const deadline = Date.now() + 60_000;
+    for (let i = 0; Date.now() < deadline && line === undefined; i++) {
       await server.client.ok('project.create', { name: `tailed ${i}` });
       line = await Promise.race([firstLine, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200))]);
     }

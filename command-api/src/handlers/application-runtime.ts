@@ -3,6 +3,7 @@
 import type { contract } from '@berth/shared/contract/index';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import type { Action } from '@berth/shared/domain/application/status';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
@@ -10,28 +11,28 @@ import type { Context } from '../context.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
 
-type Id = { applicationId: string };
-
-async function act(action: Action, { applicationId }: Id, ctx: Context) {
+/** Asks the reactors for `action` on the service and answers the record once they did it (bounded wait). */
+export async function act(aggregate: AnyAggregate, action: Action, id: string, ctx: Context) {
+  const field = aggregate.idField;
   const requestId = newId();
-  await ctx.execute(applicationAggregate, applicationId, { type: 'RequestAction', data: { applicationId, action, requestId } });
+  await ctx.execute(aggregate, id, { type: 'RequestAction', data: { [field]: id, action, requestId } });
   const requested = ctx.position;
-  const outcome = await waitForEvent(ctx, 'application', applicationId, requested,
-    (event) => (event.data as { requestId?: string }).requestId === requestId && event.type !== 'ApplicationActionRequested');
-  const application = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
-  if (!outcome) throw conflict(`The ${action} of ${application.appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
-  if (outcome.type === 'ApplicationActionFailed') {
-    throw conflict(`Could not ${action} ${application.appName}: ${(outcome.data as { reason: string }).reason}`, 'applicationId');
+  const outcome = await waitForEvent(ctx, aggregate.name, id, requested,
+    (event) => (event.data as { requestId?: string }).requestId === requestId && !event.type.endsWith('ActionRequested'));
+  const { appName } = await ctx.mustLoad(aggregate, id, field) as { appName: string };
+  if (!outcome) throw conflict(`The ${action} of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
+  if (outcome.type.endsWith('ActionFailed')) {
+    throw conflict(`Could not ${action} ${appName}: ${(outcome.data as { reason: string }).reason}`, field);
   }
   // What the reactor appended is newer than what this process may hold.
-  ctx.forget(applicationAggregate, applicationId);
-  return ctx.view(applicationAggregate, await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId'));
+  ctx.forget(aggregate, id);
+  return ctx.view(aggregate, await ctx.mustLoad(aggregate, id, field));
 }
 
-/** Cancels every queued deployment of the application (the running one goes on). */
-async function cleanQueues({ applicationId }: Id, ctx: Context) {
-  const application = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
-  const queued = (await ctx.infra.readStore.find('deployment', 'applicationId', applicationId))
+/** Cancels every queued deployment of the service (the running one goes on); answers the record. */
+export async function cleanQueues(aggregate: AnyAggregate, id: string, ctx: Context) {
+  const record = await ctx.mustLoad(aggregate, id, aggregate.idField);
+  const queued = (await ctx.infra.readStore.find('deployment', aggregate.idField, id))
     .filter((doc) => (doc as unknown as Deployment).status === 'queued');
   for (const doc of queued) {
     const deploymentId = String(doc.deploymentId);
@@ -39,14 +40,16 @@ async function cleanQueues({ applicationId }: Id, ctx: Context) {
     if (state?.status !== 'queued') continue;
     await ctx.execute(deploymentAggregate, deploymentId, { type: 'CancelDeployment', data: { deploymentId, at: ctx.now } });
   }
-  return ctx.view(applicationAggregate, application);
+  return ctx.view(aggregate, record);
 }
+
+const app = applicationAggregate as AnyAggregate;
 
 export const applicationRuntime: GroupHandlers<typeof contract.application> = {
   deploy: (input, ctx) => queueDeployment(ctx, input.applicationId, { kind: 'deploy', title: 'Deploy', trigger: 'account', image: null, rollbackOf: null }),
   redeploy: (input, ctx) => queueDeployment(ctx, input.applicationId, { kind: 'redeploy', title: 'Redeploy', trigger: 'account', image: null, rollbackOf: null }),
-  start: (input, ctx) => act('start', input, ctx),
-  stop: (input, ctx) => act('stop', input, ctx),
-  reload: (input, ctx) => act('reload', input, ctx),
-  cleanQueues,
+  start: (input, ctx) => act(app, 'start', input.applicationId, ctx),
+  stop: (input, ctx) => act(app, 'stop', input.applicationId, ctx),
+  reload: (input, ctx) => act(app, 'reload', input.applicationId, ctx),
+  cleanQueues: (input, ctx) => cleanQueues(app, input.applicationId, ctx),
 };

@@ -12,8 +12,9 @@ import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
-import { change, one, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
+import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
+import { composeRuntime } from './compose-runtime.ts';
 
 type Group = typeof contract.compose;
 const ID = 'composeId';
@@ -89,9 +90,6 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   });
 };
 
-/** The effect of these lives in the deployer, not built yet: NOT_FOUND or NOT_IMPLEMENTED, nothing appended. */
-const deployments = pending<{ composeId: string }>('deployments', composeAggregate);
-
 export const compose: GroupHandlers<Group> = {
   create: (input, ctx) => createCompose(ctx, input),
   one: one(composeAggregate),
@@ -111,10 +109,7 @@ export const compose: GroupHandlers<Group> = {
   })),
   allServices: async (input, ctx) => serviceNames((await load(ctx, input.composeId)).composeFile),
   getDefaultCommand: async (input, ctx) => defaultCommand(await load(ctx, input.composeId)),
-  cleanQueues: deployments,
-  deploy: deployments,
-  redeploy: deployments,
-  stop: deployments,
+  ...composeRuntime,
   deployTemplate,
   templates: async () => templates().map(summaryOf),
 };

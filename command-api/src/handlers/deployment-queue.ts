@@ -29,8 +29,13 @@ type Request = Pick<NewDeployment, 'kind' | 'title' | 'trigger' | 'image' | 'rol
 export async function queueDeployment(ctx: Context, applicationId: string, request: Request) {
   const application = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
   if (request.kind !== 'rollback') mustHaveSource(application);
+  return queueFor(ctx, { applicationId, composeId: null }, request);
+}
+
+/** Queues a deployment of the service (checked by the caller): answers the queued record. */
+export async function queueFor(ctx: Context, service: Pick<Deployment, 'applicationId' | 'composeId'>, request: Request) {
   const data: Deployment = newDeployment({
-    ...request, deploymentId: newId(), applicationId, composeId: null,
+    ...request, deploymentId: newId(), ...service,
     accountId: request.trigger === 'account' ? ctx.actor?.id ?? null : null, createdAt: ctx.now,
   });
   const { after } = await ctx.execute(deploymentAggregate, data.deploymentId, { type: 'QueueDeployment', data });

@@ -1,7 +1,7 @@
 // The kinds of service a project holds: how each is listed in its project and removed with it.
 import { SERVICE_KINDS, SERVICE_SUMMARIES, type ServiceKindOfProject } from '@berth/shared/domain/service-kinds';
 import type { Doc } from '@berth/shared/ports/read-store';
-import type { Context } from '../context.ts';
+import { newestFirst, type Context } from '../context.ts';
 import { removeApplication } from './application.ts';
 import { removeCompose } from './compose.ts';
 import { removeDatabase } from './database.ts';
@@ -18,7 +18,6 @@ export const serviceKinds: ServiceKind[] = SERVICE_KINDS.map((kind) => ({
   ...kind, remove: REMOVALS[kind.key] ?? ((id, ctx) => removeDatabase(kind.key as Engine, id, ctx)),
 }));
 
-const newestFirst = (a: Doc, b: Doc) => String(b.createdAt).localeCompare(String(a.createdAt));
 
 const KIND_OF = new Map(SERVICE_KINDS.map((kind) => [kind.key, kind]));
 

@@ -22,7 +22,7 @@ async function scale(deps: DeployerDeps, app: Application, replicas: number): Pr
 }
 
 /** Polls `done` until it holds, within the deployer's bound on engine waits. */
-async function until(deps: DeployerDeps, what: string, done: () => Promise<boolean>): Promise<void> {
+export async function until(deps: DeployerDeps, what: string, done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + deps.settings.taskStartTimeoutMs;
   while (Date.now() < deadline) {
     if (await done()) return;

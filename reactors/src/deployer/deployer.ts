@@ -6,6 +6,8 @@ import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import type { Application } from '@berth/shared/domain/application/record';
+import { composeAggregate } from '@berth/shared/domain/compose/compose';
+import type { Status } from '@berth/shared/contract/schema';
 import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import {
   deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
@@ -19,7 +21,19 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
-import type { RunDeployment } from './work.ts';
+import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
+
+/** The service a deployment belongs to (an application, a compose service), as the deployer runs it. */
+export interface DeployedService {
+  readonly appName: string;
+  readonly status: Status;
+  /** Opened secrets of the service: its log masks every one. */
+  readonly secrets: string[];
+  run(work: Omit<DeploymentWork, 'application'>): Promise<DeploymentResult>;
+}
+
+/** A compose service as the deployer runs it; null when it was deleted. */
+export type ComposeServices = (composeId: string) => Promise<DeployedService | null>;
 
 export interface DeployerDeps {
   readonly eventStore: EventStore;
@@ -29,6 +43,7 @@ export interface DeployerDeps {
   readonly report: Report;
   readonly logs: DeploymentLogs;
   readonly run: RunDeployment;
+  readonly composes: ComposeServices;
   readonly concurrency: number;
   readonly keep: number;
 }
@@ -58,36 +73,46 @@ export class Deployer {
   }
 
   private async follow(deployment: Deployment, step: DeploymentStep, cause: RecordedEvent | null): Promise<void> {
-    if (!deployment.applicationId) return; // compose services follow their own deployments
-    await this.deps.report(applicationAggregate, deployment.applicationId, {
-      type: 'FollowDeployment',
-      data: { applicationId: deployment.applicationId, deploymentId: deployment.deploymentId, step, statusBefore: deployment.statusBefore },
-    }, cause);
+    const { deploymentId, statusBefore, applicationId, composeId } = deployment;
+    const data = { deploymentId, step, statusBefore };
+    if (applicationId) await this.deps.report(applicationAggregate, applicationId, { type: 'FollowDeployment', data: { ...data, applicationId } }, cause);
+    else if (composeId) await this.deps.report(composeAggregate, composeId, { type: 'FollowDeployment', data: { ...data, composeId } }, cause);
+  }
+
+  private async serviceOf(deployment: Deployment): Promise<DeployedService | null> {
+    if (deployment.composeId) return this.deps.composes(deployment.composeId);
+    const application = (await load(this.deps.eventStore, applicationAggregate, deployment.applicationId!)).state as Application | null;
+    return application && {
+      appName: application.appName,
+      status: application.applicationStatus,
+      secrets: await secretsOf(application, this.deps.readStore, this.deps.secrets),
+      run: (work) => this.deps.run({ ...work, application }),
+    };
   }
 
   private async runJob({ deploymentId, cause }: Job): Promise<void> {
     const { report } = this.deps;
     const queued = await this.deployment(deploymentId);
-    if (!queued?.applicationId || queued.status !== 'queued') return;
-    const application = (await load(this.deps.eventStore, applicationAggregate, queued.applicationId)).state as Application | null;
-    if (!application) {
-      await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the application was deleted' } }, cause);
+    if (!queued || queued.status !== 'queued') return;
+    const service = await this.serviceOf(queued);
+    if (!service) {
+      await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the service was deleted' } }, cause);
       return;
     }
     const started = await report<Deployment>(deploymentAggregate, deploymentId, {
-      type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: application.applicationStatus },
+      type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: service.status },
     }, cause);
     if (started.position === 0 || !started.after) return; // cancelled meanwhile, or another reactor took it
     await this.follow(started.after, 'started', cause);
     const controller = new AbortController();
     this.running.set(deploymentId, controller);
-    const log = this.deps.logs.writer(deploymentId, await secretsOf(application, this.deps.readStore, this.deps.secrets));
+    const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
     let step: DeploymentStep;
     try {
-      log.line(`${started.after.title} of ${application.appName} (${queued.kind}) started`);
-      const result = await this.deps.run({
-        deploymentId, kind: queued.kind, application, image: queued.image, log: (line) => log.line(line), signal: controller.signal,
+      log.line(`${started.after.title} of ${service.appName} (${queued.kind}) started`);
+      const result = await service.run({
+        deploymentId, kind: queued.kind, image: queued.image, log: (line) => log.line(line), signal: controller.signal,
       });
       log.line(`Done: ${result.image}${result.revision ? ` at ${result.revision}` : ''}`);
       ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
@@ -172,8 +197,7 @@ export class Deployer {
       handle: async (event) => {
         const { deploymentId } = event.data as { deploymentId: string };
         if (event.type === 'DeploymentQueued') {
-          const deployment = event.data as NewDeployment;
-          if (deployment.applicationId) this.queue.add({ deploymentId, serviceId: serviceOf(deployment), cause: event });
+          this.queue.add({ deploymentId, serviceId: serviceOf(event.data as NewDeployment), cause: event });
         } else if (event.type === 'DeploymentCancellationRequested') {
           this.abort(deploymentId);
         }

@@ -5,10 +5,13 @@ import { serviceActionsWith } from './actions.ts';
 import { deployerDepsOf } from './deps.ts';
 import { runDeploymentWith } from './run.ts';
 import type { RunDeployment, ServiceActions } from './work.ts';
+import type { ComposeEngineWork } from '../compose/engine.ts';
 
 export interface EngineWork {
   readonly run: RunDeployment;
   readonly actions: ServiceActions;
+  /** Compose deployments and actions; the engine's when left out. */
+  readonly compose?: ComposeEngineWork;
 }
 
 /** The deployment work and the service actions on the infrastructure's engine. */

@@ -10,10 +10,13 @@ function sealedIn(value: unknown, found: string[]): string[] {
   return found;
 }
 
+/** Every sealed value found in `value`, opened. */
+export const openedIn = (value: unknown, box: SecretBox): string[] => sealedIn(value, []).map((sealed) => {
+  try { return box.open(sealed as `enc:v1:${string}`); } catch { return ''; }
+});
+
 export async function secretsOf(application: Application, readStore: ReadStore, box: SecretBox): Promise<string[]> {
   const registry = application.registryId ? await readStore.get('registry', application.registryId) : null;
   const security = await readStore.find('security', 'applicationId', application.applicationId);
-  return sealedIn([application, registry, security], []).map((sealed) => {
-    try { return box.open(sealed as `enc:v1:${string}`); } catch { return ''; }
-  });
+  return openedIn([application, registry, security], box);
 }

@@ -153,6 +153,11 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** Other processes write the same documents: no change is seen here, so none is promised. */
+  version(): null {
+    return null;
+  }
+
   async clear(): Promise<void> {
     await this.io(async () => {
       const names = await this.db.collection<{ _id: string }>(REGISTRY).find({}).toArray();

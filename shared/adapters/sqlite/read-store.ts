@@ -26,6 +26,8 @@ export class SqliteReadStore implements ReadStore {
   /** The checkpoints this instance committed, when it is the writer. */
   private readonly committedCheckpoints = new Map<string, number>();
   private readonly committed = new Signal();
+  /** Writes committed through this instance: its `version()` when it is the sole writer. */
+  private writes = 0;
   private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
   private readonly statements;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
@@ -138,8 +140,13 @@ export class SqliteReadStore implements ReadStore {
     return statement;
   }
 
+  version(): number | null {
+    return this.cache ? this.writes : null;
+  }
+
   async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
     this.writeBatch(checkpoints, position, writes);
+    if (writes.length > 0) this.writes += 1;
     if (this.cache) {
       for (const name of checkpoints) {
         this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
@@ -154,6 +161,7 @@ export class SqliteReadStore implements ReadStore {
 
   async replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void> {
     this.replace(collections, docs, checkpoints, position);
+    this.writes += 1;
     if (this.cache) {
       for (const key of [...this.docs.keys()]) if (collections.includes(key.slice(0, key.indexOf('\u0000')))) this.docs.delete(key);
       for (const write of docs) {
@@ -196,6 +204,7 @@ export class SqliteReadStore implements ReadStore {
 
   async clear(): Promise<void> {
     this.db.exec('DELETE FROM docs; DELETE FROM checkpoints;');
+    this.writes += 1;
     this.docs.clear();
     this.lookups.clear();
     this.committedCheckpoints.clear();

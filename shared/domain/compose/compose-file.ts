@@ -23,6 +23,7 @@ export function composeFileProblem(text: string): string | null {
   if (!isMap(document.contents)) return 'must be a YAML mapping at the top level';
   const services = deref(document, document.contents.get('services', true));
   if (!isMap(services)) return 'must have a "services" mapping';
+  if (services.items.length === 0) return 'has no services';
   return null;
 }
 

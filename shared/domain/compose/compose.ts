@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { statusAfterAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -48,7 +49,13 @@ export type ComposeCommand =
   | { type: 'RemoveComposeSSHKey'; data: Id }
   | { type: 'RefreshComposeToken'; data: Id & { refreshToken: string } }
   | { type: 'RandomizeCompose'; data: Id & { suffix: string } }
-  | { type: 'RemoveCompose'; data: Id };
+  | { type: 'RemoveCompose'; data: Id }
+  /** Asks the reactors to act on the running stack; `requestId` names the answer to wait for. */
+  | { type: 'RequestAction'; data: ActionRequest }
+  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
+  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } };
+
+type ActionRequest = Id & { action: Action; requestId: string };
 
 export type ComposeEvent =
   | { type: 'ComposeCreated'; data: Compose }
@@ -57,7 +64,11 @@ export type ComposeEvent =
   | { type: 'ComposeSSHKeyRemoved'; data: Id }
   | { type: 'ComposeTokenRefreshed'; data: Id & { refreshToken: string } }
   | { type: 'ComposeRandomized'; data: Id & { suffix: string; composeFile: string } }
-  | { type: 'ComposeRemoved'; data: Id };
+  | { type: 'ComposeRemoved'; data: Id }
+  | { type: 'ComposeActionRequested'; data: ActionRequest }
+  | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
+  | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status } }
+  | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } };
 
 const LABEL = 'Compose service';
 const ID = 'composeId';
@@ -76,6 +87,15 @@ function randomize(compose: Compose, suffix: string): ComposeEvent[] {
   return composeFile === compose.composeFile ? [] : [{ type: 'ComposeRandomized', data: { composeId: compose.composeId, suffix, composeFile } }];
 }
 
+function actionOutcome(state: Compose | null, data: ActionRequest & { reason: string | null }): ComposeEvent[] {
+  if (state === null) return []; // deleted meanwhile
+  const { reason, ...request } = data;
+  const composeStatus = statusAfterAction(request.action, reason === null) ?? state.composeStatus;
+  return reason === null
+    ? [{ type: 'ComposeActionSucceeded', data: { ...request, composeStatus } }]
+    : [{ type: 'ComposeActionFailed', data: { ...request, reason, composeStatus } }];
+}
+
 export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> = {
   name: 'compose',
   idField: ID,
@@ -90,6 +110,11 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'ComposeSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
       case 'ComposeRandomized': return state && { ...state, composeFile: event.data.composeFile };
       case 'ComposeRemoved': return null;
+      case 'ComposeActionRequested': return state;
+      case 'ComposeActionSucceeded':
+      case 'ComposeActionFailed':
+      case 'ComposeStatusChanged':
+        return state && { ...state, composeStatus: event.data.composeStatus };
       default: return exhaustive(event);
     }
   },
@@ -114,6 +139,16 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'RemoveCompose':
         mustExist(state, ID, LABEL);
         return [{ type: 'ComposeRemoved', data: command.data }];
+      case 'RequestAction':
+        mustExist(state, ID, LABEL);
+        return [{ type: 'ComposeActionRequested', data: command.data }];
+      case 'RecordActionOutcome': return actionOutcome(state, command.data);
+      case 'FollowDeployment': {
+        if (state === null) return []; // deleted while its deployment ran
+        const { composeId, deploymentId, step, statusBefore } = command.data;
+        const composeStatus = statusAfterDeployment(step, statusBefore);
+        return state.composeStatus === composeStatus ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
+      }
       default: return exhaustive(command);
     }
   },

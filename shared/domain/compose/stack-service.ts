@@ -10,6 +10,8 @@ export interface ServiceContext {
   /** Network name in the file → its name on the engine. */
   readonly networkNames: ReadonlyMap<string, string>;
   readonly volumeNames: ReadonlyMap<string, string>;
+  /** How a port is published when the file does not say (`mode`): ingress, as the stack tool does, unless configured. */
+  readonly publishMode: 'ingress' | 'host';
 }
 
 type Map = Record<string, unknown>;
@@ -37,12 +39,12 @@ function mount(entry: unknown, context: ServiceContext, where: string): StackMou
   return { Type: type, ...(name !== undefined && { Source: name }), Target: String(long.target), ReadOnly: long.read_only === true };
 }
 
-function port(entry: unknown): StackPort {
+function port(entry: unknown, context: ServiceContext): StackPort {
   if (typeof entry === 'object' && entry !== null) {
     const long = asMap(entry);
     return {
       Protocol: long.protocol === 'udp' ? 'udp' : 'tcp', TargetPort: Number(long.target),
-      ...(long.published !== undefined && { PublishedPort: Number(long.published) }), PublishMode: long.mode === 'host' ? 'host' : 'ingress',
+      ...(long.published !== undefined && { PublishedPort: Number(long.published) }), PublishMode: long.mode === 'host' || long.mode === 'ingress' ? long.mode : context.publishMode,
     };
   }
   const [mapping = '', protocol] = String(entry).split('/');
@@ -50,7 +52,7 @@ function port(entry: unknown): StackPort {
   const target = Number(parts.at(-1));
   const published = parts.length > 1 ? Number(parts.at(-2)) : undefined;
   if (!Number.isInteger(target) || (published !== undefined && !Number.isInteger(published))) throw badRequest('composeFile', `port "${String(entry)}" is not HOST:CONTAINER`);
-  return { Protocol: protocol === 'udp' ? 'udp' : 'tcp', TargetPort: target, ...(published !== undefined && { PublishedPort: published }), PublishMode: 'ingress' };
+  return { Protocol: protocol === 'udp' ? 'udp' : 'tcp', TargetPort: target, ...(published !== undefined && { PublishedPort: published }), PublishMode: context.publishMode };
 }
 
 const CONDITIONS = { none: 'none', 'on-failure': 'on-failure', any: 'any' } as const;
@@ -71,7 +73,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
   const health = asMap(body.healthcheck);
   const networks = Array.isArray(body.networks) ? body.networks.map(String) : Object.keys(asMap(body.networks));
   const labels = { ...labelMap(deploy.labels), ...context.labels };
-  const ports = list(body.ports).map(port);
+  const ports = list(body.ports).map((entry) => port(entry, context));
   return {
     Name: `${context.namespace}_${name}`,
     Labels: labels,
@@ -122,6 +124,9 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
         ...(update.failure_action !== undefined && { FailureAction: update.failure_action as 'pause' | 'continue' | 'rollback' }),
       },
     }),
-    ...(ports.length > 0 && { EndpointSpec: { Ports: ports } }),
+    // `dnsrr`: the service's name resolves to its tasks' addresses, with no virtual IP in front.
+    ...((ports.length > 0 || deploy.endpoint_mode !== undefined) && {
+      EndpointSpec: { ...(deploy.endpoint_mode !== undefined && { Mode: deploy.endpoint_mode === 'dnsrr' ? 'dnsrr' : 'vip' }), Ports: ports },
+    }),
   };
 }

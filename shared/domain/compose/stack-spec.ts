@@ -39,7 +39,7 @@ export interface StackServiceSpec {
   };
   readonly Mode: { Replicated: { Replicas: number } } | { Global: Record<string, never> };
   readonly UpdateConfig?: { Parallelism?: number; Delay?: number; Order?: 'stop-first' | 'start-first'; FailureAction?: 'pause' | 'continue' | 'rollback' };
-  readonly EndpointSpec?: { Ports: StackPort[] };
+  readonly EndpointSpec?: { Mode?: 'vip' | 'dnsrr'; Ports: StackPort[] };
 }
 
 export interface StackNetworkSpec {

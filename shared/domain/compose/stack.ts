@@ -19,7 +19,7 @@ function interpolated(value: unknown, env: Record<string, string>): unknown {
   return value;
 }
 
-export function stackSpec(text: string, options: { appName: string; env?: string | null }): StackSpec {
+export function stackSpec(text: string, options: { appName: string; env?: string | null; publishMode?: 'ingress' | 'host' }): StackSpec {
   const problem = composeFileProblem(text);
   if (problem) throw badRequest('composeFile', problem);
   if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
@@ -37,13 +37,14 @@ export function stackSpec(text: string, options: { appName: string; env?: string
     const external = externalName(entry, name);
     networkNames.set(name, external ?? scoped(name));
     if (external) continue;
+    // Attachable unless the file says not: a one-off container (a debug shell, a migration) can join it.
     const driver = isMap(entry) && typeof entry.driver === 'string' ? entry.driver : 'overlay';
-    networks.push({ Name: scoped(name), Driver: driver, Attachable: isMap(entry) && entry.attachable === true, Labels: labels });
+    networks.push({ Name: scoped(name), Driver: driver, Attachable: !(isMap(entry) && entry.attachable === false), Labels: labels });
   }
   const volumeNames = new Map<string, string>();
   for (const [name, entry] of Object.entries(declared('volumes'))) volumeNames.set(name, externalName(entry, name) ?? scoped(name));
 
-  const context: ServiceContext = { namespace, labels, networkNames, volumeNames };
+  const context: ServiceContext = { namespace, labels, networkNames, volumeNames, publishMode: options.publishMode ?? 'ingress' };
   const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
   if (services.length === 0) throw badRequest('composeFile', 'has no services');
   const used = new Set(services.flatMap((service) => service.TaskTemplate.Networks.map((network) => network.Target)));

@@ -1,0 +1,49 @@
+// The dashboard's queries, kept written: while the read store's version stays, an answer is
+// the same for every caller who may see the same things, so it is serialised once, not per request.
+import type { Operation } from '@berth/shared/contract/operation';
+import type { ReadStore } from '@berth/shared/ports/read-store';
+import type { Actor } from './context.ts';
+
+/**
+ * Queries whose answers are read models only, filtered by what the caller may see and nothing else
+ * (no engine, file or clock): those may be reused. Authorization still runs for every request.
+ */
+const READ_MODEL_QUERIES = new Set([
+  'project.one', 'project.all', 'application.one', 'compose.one',
+  ...['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'].map((engine) => `${engine}.one`),
+]);
+
+/** Answers kept per operation at most; past it the oldest goes. */
+const KEPT = 1024;
+
+/** What the answer depends on of the caller: an admin sees everything, a user its access lists. */
+const sightOf = (actor: Actor | null) => (!actor || actor.rol === 'admin'
+  ? 'all'
+  : `${actor.permissions.accesedProjects.join(',')}|${actor.permissions.accesedServices.join(',')}`);
+
+export class AnswerCache {
+  private readonly answers = new Map<string, { version: number; body: Buffer }>();
+
+  private constructor(private readonly store: ReadStore) {}
+
+  static for(store: ReadStore, operation: Operation): AnswerCache | null {
+    return READ_MODEL_QUERIES.has(operation.name) ? new AnswerCache(store) : null;
+  }
+
+  /**
+   * The kept answer, or the one `write` gives now (kept when the store can say it stays true), as
+   * bytes: a large answer is then neither encoded nor measured again per request.
+   */
+  async answer(input: Record<string, unknown>, actor: Actor | null, write: () => Promise<string>): Promise<string | Buffer> {
+    // Read before answering: a write that lands meanwhile moves the version, so the answer is not reused.
+    const version = this.store.version();
+    if (version === null) return write();
+    const key = `${JSON.stringify(input)}\u0000${sightOf(actor)}`;
+    const kept = this.answers.get(key);
+    if (kept?.version === version) return kept.body;
+    const body = Buffer.from(await write());
+    if (this.answers.size >= KEPT && !kept) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(key, { version, body });
+    return body;
+  }
+}

@@ -1,0 +1,44 @@
+// `container-compose`: the compose project `appName` on the engine, run by the compose tool (the
+// engine's `docker compose` plugin, else the standalone `docker-compose`, with the same arguments).
+// Without either the deployment fails naming the tool.
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Compose } from '@berth/shared/domain/compose/compose';
+import { envMap } from '@berth/shared/domain/compose/values';
+import { DeploymentFailure } from '../deployer/env.ts';
+import { isInstalled, runTool } from '../deployer/process.ts';
+import type { DeploymentResult } from '../deployer/work.ts';
+import type { ComposeDeps } from './deps.ts';
+import { lastFetchedFile, type FetchedCompose } from './source.ts';
+import type { ComposeWork } from './work.ts';
+
+const NO_SIGNAL = new AbortController().signal;
+const quiet = () => {};
+
+/** The tool's command words: the plugin when the engine's CLI has it, else the standalone tool. */
+export async function composeTool(installed: (command: string) => Promise<boolean> = isInstalled): Promise<string[]> {
+  if (await installed('docker')) {
+    const plugin = await runTool('docker', ['compose', 'version'], { signal: NO_SIGNAL, log: quiet, quiet: true }).then(() => true, () => false);
+    if (plugin) return ['docker', 'compose'];
+  }
+  if (await installed('docker-compose')) return ['docker-compose'];
+  throw new DeploymentFailure('container-compose needs the compose tool (docker compose or docker-compose), which is not installed on this host');
+}
+
+async function compose(deps: ComposeDeps, record: Compose, file: string, args: string[], job: { signal: AbortSignal; log: (line: string) => void }) {
+  const [command, ...prefix] = await composeTool();
+  // The service's env is what the file's ${VARIABLES} are interpolated from, as a shell's would be.
+  const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost };
+  return runTool(command!, [...prefix, '-p', record.appName, '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
+}
+
+export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
+  await compose(deps, work.compose, fetched.file, ['up', '-d', '--build', '--remove-orphans'], work);
+  return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };
+}
+
+/** Runs `args` on the file of the last deploy; nothing to do when it was never deployed. */
+export async function onLastDeploy(deps: ComposeDeps, record: Compose, args: string[]): Promise<void> {
+  const file = lastFetchedFile(deps, record);
+  if (existsSync(file)) await compose(deps, record, file, args, { signal: NO_SIGNAL, log: quiet });
+}

@@ -1,0 +1,29 @@
+// A compose service as the deployer runs it: read from its stream when its deployment starts.
+import type { SecretBox } from '@berth/shared/crypto/secrets';
+import { composeAggregate, type Compose } from '@berth/shared/domain/compose/compose';
+import { envMap } from '@berth/shared/domain/compose/values';
+import type { EventStore } from '@berth/shared/ports/event-store';
+import { load } from '@berth/shared/runtime/execute';
+import type { ComposeServices } from '../deployer/deployer.ts';
+import { openedIn } from '../deployer/secrets.ts';
+import type { RunComposeDeployment } from './work.ts';
+
+/** Env values long enough to be a password or key (templates generate 32 characters): masked in the log. */
+const MASKED_LENGTH = 8;
+
+export const secretsOfCompose = (compose: Compose, box: SecretBox): string[] => [
+  ...openedIn(compose, box),
+  ...Object.values(envMap(compose.env)).filter((value) => value.length >= MASKED_LENGTH),
+];
+
+export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment): ComposeServices {
+  return async (composeId) => {
+    const compose = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
+    return compose && {
+      appName: compose.appName,
+      status: compose.composeStatus,
+      secrets: secretsOfCompose(compose, box),
+      run: (work) => run({ ...work, compose }),
+    };
+  };
+}

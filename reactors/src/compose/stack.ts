@@ -1,0 +1,67 @@
+// `stack`: every service of the file as an orchestrator service in the appName namespace, with the
+// stack's networks, as the stack tool does (--prune: a service gone from the file is removed).
+// Each service rolls out and is watched like an application's; one whose tasks do not run goes
+// back to its previous spec and fails the deployment with the engine's reason.
+import { DomainError } from '@berth/shared/errors';
+import { stackSpec } from '@berth/shared/domain/compose/stack';
+import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
+import type { Compose } from '@berth/shared/domain/compose/compose';
+import type { ServiceSpec } from '@berth/shared/ports/container-engine';
+import { until } from '../deployer/actions.ts';
+import { DeploymentFailure } from '../deployer/env.ts';
+import { rollOut } from '../deployer/rollout.ts';
+import type { DeploymentResult } from '../deployer/work.ts';
+import type { ComposeDeps } from './deps.ts';
+import type { FetchedCompose } from './source.ts';
+import type { ComposeWork } from './work.ts';
+
+function specOf(deps: ComposeDeps, compose: Compose, text: string): StackSpec {
+  try {
+    return stackSpec(text, { appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode });
+  } catch (error) {
+    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${error.issues[0]?.message ?? error.message}`);
+    throw error;
+  }
+}
+
+export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
+  const spec = specOf(deps, work.compose, fetched.text);
+  await deps.stacks.ensureNetworks(spec.networks);
+  if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
+  // The stack's services roll out together; the engine's stack spec shapes are its service specs.
+  const outcomes = await Promise.allSettled(spec.services.map((service) => rollOut(deps, service as unknown as ServiceSpec, undefined, work)));
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  const wanted = new Set(spec.services.map((service) => service.Name));
+  for (const name of (await deps.stacks.services(spec.namespace)).filter((name) => !wanted.has(name))) {
+    await deps.engine.removeService(name);
+    work.log(`Removed the service ${name}: it is not in the compose file any more`);
+  }
+  return { image: spec.services.map((service) => service.TaskTemplate.ContainerSpec.Image).join(' '), revision: fetched.revision };
+}
+
+/** Replicated services scaled to 0 (a global one has no scale: it is removed; a deploy brings it back). */
+export async function stopStack(deps: ComposeDeps, compose: Compose): Promise<void> {
+  const names = await deps.stacks.services(compose.appName);
+  for (const name of names) {
+    const info = await deps.engine.inspectService(name);
+    if (info && (info.spec.Mode as { Global?: object } | undefined)?.Global) await deps.engine.removeService(name);
+    else if (info) await deps.engine.updateService(name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: 0 } } }));
+  }
+  await until(deps, `the tasks of ${compose.appName} to stop`, async () => {
+    for (const name of names) if ((await deps.engine.listTasks(name)).some((task) => task.state === 'running')) return false;
+    return true;
+  });
+}
+
+/** Services, then (once their containers are gone) networks; named volumes are kept, as the stack tool keeps them. */
+export async function removeStack(deps: ComposeDeps, compose: Compose): Promise<void> {
+  const namespace = compose.appName;
+  for (const name of await deps.stacks.services(namespace)) await deps.engine.removeService(name);
+  await until(deps, `the containers of ${namespace} to go`, async () => (await deps.stacks.containers(namespace)) === 0);
+  // An overlay network is released a moment after the last container left it: tried until it goes.
+  await until(deps, `the networks of ${namespace} to go`, async () => {
+    for (const name of await deps.stacks.networks(namespace)) await deps.stacks.removeNetwork(name).catch(() => false);
+    return (await deps.stacks.networks(namespace)).length === 0;
+  });
+}

@@ -1,0 +1,82 @@
+// The reactor over a kind of service's events (applications, compose services): the actions the
+// API waits for (start, stop, reload) done on the engine and answered with an outcome event; and a
+// deleted service's runtime parts removed (its queued deployments cancelled, a running one stopped
+// first, its deployment records and logs pruned).
+import type { Action } from '@berth/shared/domain/application/status';
+import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
+import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import type { RecordedEvent } from '@berth/shared/events/event';
+import type { Reactor } from '../runtime/reactor.ts';
+import type { Deployer, DeployerDeps } from './deployer.ts';
+
+/** What the engine does for the kind; an action it does not offer is never requested. */
+export type RuntimeActions<R> = Partial<Record<Action, (record: R) => Promise<void>>> & { remove(record: R): Promise<void> };
+
+export interface ServiceKind {
+  /** The durable consumer's name. */
+  readonly name: string;
+  readonly aggregate: AnyAggregate;
+  readonly requested: string;
+  readonly deleted: string;
+}
+
+type Request = { action: Action; requestId: string } & Record<string, unknown>;
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
+
+export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: ServiceKind, actions: RuntimeActions<R>): Reactor {
+  const { eventStore, report } = deps;
+  const { aggregate } = kind;
+  const idOf = (event: RecordedEvent) => String((event.data as Record<string, unknown>)[aggregate.idField]);
+
+  /** The service as its stream says, up to (not including) the event at `before`. */
+  async function recordAt(id: string, before = Infinity) {
+    const { events } = await eventStore.readStream(`${aggregate.name}-${id}`);
+    return { events, record: fold(aggregate, events.filter((e) => e.position < before)) as R | null };
+  }
+
+  async function act(event: RecordedEvent): Promise<void> {
+    const request = event.data as Request;
+    const id = idOf(event);
+    const { events, record } = await recordAt(id);
+    // Answered already (a redelivery): the engine is not asked twice.
+    if (events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId)) return;
+    let reason: string | null = null;
+    try {
+      if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
+      const action = actions[request.action];
+      if (!action) throw new Error(`${request.action} is not offered for a ${aggregate.label.toLowerCase()}`);
+      await action(record);
+    } catch (error) {
+      reason = reasonOf(error);
+    }
+    await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
+  }
+
+  async function removeRuntime(event: RecordedEvent): Promise<void> {
+    const id = idOf(event);
+    const docs = await deps.readStore.find('deployment', aggregate.idField, id) as unknown as Deployment[];
+    for (const doc of docs.filter((d) => !FINISHED.has(d.status))) {
+      await report(deploymentAggregate, doc.deploymentId, { type: 'CancelDeployment', data: { deploymentId: doc.deploymentId, at: deps.clock.now().toISOString() } }, event)
+        .catch(() => {}); // ended meanwhile
+      deployer.abort(doc.deploymentId);
+    }
+    await deployer.queue.whenIdle(id);
+    const { record } = await recordAt(id, event.position);
+    if (record) await actions.remove(record);
+    for (const doc of await deps.readStore.find('deployment', aggregate.idField, id)) {
+      const deploymentId = String(doc.deploymentId);
+      await report(deploymentAggregate, deploymentId, { type: 'PruneDeployment', data: { deploymentId } }, event);
+      deps.logs.remove(deploymentId);
+    }
+  }
+
+  return {
+    name: kind.name,
+    aggregate: aggregate.name,
+    handle: async (event) => {
+      if (event.type === kind.requested) await act(event);
+      else if (event.type === kind.deleted) await removeRuntime(event);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Issue 8 test 3: a two-service compose file deployed as a stack on the real engine. Both services
+// run and talk over the stack's network (the probe fetches the web service by its short name and
+// serves what it got on a host port), allServices lists them, stop leaves no running task, and
+// delete removes the stack's services and networks. The same through a git source and a push.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { eventually, runningTasks } from '../support/engine.ts';
+import { gitRepo, type GitRepo } from '../support/git-repo.ts';
+import { freePort } from '../support/http.ts';
+import { TWO_SERVICES, ended, removeStacks, served, stacks } from '../support/stacks.ts';
+
+describe('compose stacks on the real engine', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  const namespaces: string[] = [];
+  const repos: GitRepo[] = [];
+  before(async () => {
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
+    ({ projectId } = await berth.ok('project.create', { name: 'stacks' }));
+  });
+  after(async () => {
+    await removeStacks(namespaces);
+    for (const repo of repos) repo.remove();
+    await berth.stop();
+  });
+
+  async function stack(fields: Record<string, unknown>) {
+    const created = await berth.ok('compose.create', { name: 'pair', projectId, composeType: 'stack' });
+    namespaces.push(created.appName);
+    return berth.ok('compose.update', { composeId: created.composeId, ...fields }) as Promise<{ composeId: string; appName: string; refreshToken: string }>;
+  }
+
+  // The service's status follows its deployment's end a moment after it (reported by the deployer).
+  const statusBecomes = (composeId: string, status: string) =>
+    eventually(`the compose service to be ${status}`, async () => (await berth.ok('compose.one', { composeId })).composeStatus === status);
+
+  it('deploys both services, which talk over their network; stop leaves no task running; delete removes the stack', async () => {
+    const port = await freePort();
+    const { composeId, appName } = await stack({ composeFile: TWO_SERVICES, env: `PORT=${port}` });
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web', 'probe']);
+
+    const queued = await berth.ok('compose.deploy', { composeId });
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.composeId, composeId);
+    const deployment = await ended(berth, queued.deploymentId);
+    assert.equal(deployment.status, 'done', deployment.reason);
+    await statusBecomes(composeId, 'done');
+    assert.deepEqual((await stacks.services(appName)).sort(), [`${appName}_probe`, `${appName}_web`]);
+    assert.deepEqual(await stacks.networks(appName), [`${appName}_back`]);
+    // The probe reached `web` by its name over the stack's network, and serves what it got.
+    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 60_000), 'berth-test httpd\n');
+
+    const listed = await berth.ok('deployment.all', { composeId });
+    assert.deepEqual(listed.map((d: { deploymentId: string }) => d.deploymentId), [queued.deploymentId]);
+    const { log } = await berth.ok('deployment.logs', { deploymentId: queued.deploymentId });
+    assert.match(log, new RegExp(`Creating the service ${appName}_web`));
+
+    assert.equal((await berth.ok('compose.stop', { composeId })).composeStatus, 'idle');
+    assert.deepEqual([...await runningTasks(`${appName}_web`), ...await runningTasks(`${appName}_probe`)], []);
+
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the stack to be removed', async () =>
+      (await stacks.services(appName)).length === 0 && (await stacks.networks(appName)).length === 0
+      && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
+    await berth.refused('compose.one', { composeId }, 404);
+  });
+
+  it('deploys the file at composePath of a git repository on a push to its branch; a broken file fails with the reason', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    const port = await freePort();
+    repo.commit({ 'stack.yml': TWO_SERVICES.replace('${PORT}', String(port)) });
+    const { composeId, refreshToken } = await stack({
+      sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath: 'stack.yml', autoDeploy: true,
+    });
+    const push = (ref: string) => berth.app.inject({ method: 'POST', url: `/api/deploy/compose/${refreshToken}`, payload: { ref, after: 'abcdef0123456789' } });
+    assert.equal((await push('refs/heads/other')).statusCode, 400);
+    const pushed = await push('refs/heads/main');
+    assert.equal(pushed.statusCode, 200, pushed.body);
+    assert.equal(pushed.json().trigger, 'webhook');
+    const deployment = await ended(berth, pushed.json().deploymentId);
+    assert.equal(deployment.status, 'done', deployment.reason);
+    assert.match(deployment.revision, /^[0-9a-f]{40}$/);
+    assert.equal(await eventually('the probe to fetch web', () => served(port, '/fetched.html'), 60_000), 'berth-test httpd\n');
+
+    repo.commit({ 'stack.yml': 'services: [web\n' }, 'break it');
+    const broken = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(broken.status, 'error');
+    assert.match(broken.reason, /stack\.yml is not valid YAML/);
+    assert.deepEqual(broken.seen.slice(-1), ['error']);
+    await statusBecomes(composeId, 'error');
+    repo.commit({ 'stack.yml': 'services: {}\n' }, 'empty it');
+    const empty = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.match(empty.reason, /stack\.yml has no services/);
+  });
+});

@@ -1,0 +1,58 @@
+// Issue 8 test 4 (the real half): small templates deployed from the catalogue as stacks on the
+// real engine. No image can be pulled here, so each image a template names is the locally built
+// test image tagged under that name for the test (and untagged after): the template's compose file,
+// networks, volumes, replicas and generated environment are deployed exactly as the catalogue has them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { stackSpec } from '@berth/shared/domain/compose/stack';
+import { templateById } from '@berth/shared/templates/catalogue';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
+import { ended, removeStacks } from '../support/stacks.ts';
+
+const TEMPLATES = ['whoami', 'nginx', 'adminer'];
+
+describe('templates deployed for real', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  const namespaces: string[] = [];
+  const tagged: string[] = [];
+  before(async () => {
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
+    ({ projectId } = await berth.ok('project.create', { name: 'templates' }));
+    for (const id of TEMPLATES) {
+      for (const service of stackSpec(templateById(id)!.compose, { appName: 'x' }).services) {
+        const image = service.TaskTemplate.ContainerSpec.Image;
+        if (await engine.imageExists(image)) continue; // never untag what the machine had
+        await engine.tagImage(TEST_IMAGE, image);
+        tagged.push(image);
+      }
+    }
+  });
+  after(async () => {
+    await removeStacks(namespaces);
+    for (const image of tagged) await engine.removeImage(image);
+    await berth.stop();
+  });
+
+  for (const id of TEMPLATES) {
+    it(`${id}: deployTemplate, then deploy runs every service of it with its replicas; delete removes it`, async () => {
+      const compose = await berth.ok('compose.deployTemplate', { projectId, id });
+      namespaces.push(compose.appName);
+      const queued = await berth.ok('compose.deploy', { composeId: compose.composeId });
+      const deployment = await ended(berth, queued.deploymentId);
+      assert.equal(deployment.status, 'done', deployment.reason);
+      const spec = stackSpec(compose.composeFile, { appName: compose.appName, env: compose.env });
+      for (const service of spec.services) {
+        const replicas = 'Replicated' in service.Mode ? service.Mode.Replicated.Replicas : 1;
+        assert.equal((await runningTasks(service.Name)).length, replicas, service.Name);
+      }
+      await berth.ok('compose.delete', { composeId: compose.composeId });
+      // Removed once its runtime parts are gone: services, then its deployment records.
+      await eventually('the stack to go', async () => {
+        for (const service of spec.services) if (await engine.inspectService(service.Name)) return false;
+        return (await berth.ok('deployment.all', { composeId: compose.composeId })).length === 0;
+      }, 60_000);
+    });
+  }
+});
