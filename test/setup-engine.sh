@@ -10,6 +10,8 @@ command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 ldd /bin/busybox 2>&1 | grep -q 'not a dynamic' || missing+=(busybox-static)
 command -v docker-registry >/dev/null 2>&1 || missing+=(docker-registry)
 command -v git >/dev/null 2>&1 || missing+=(git)
+# The ssh git transport test runs its own throwaway sshd (no system service is started for it).
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 # The compose tool for container-compose services (Debian's docker-compose; the engine's plugin does too).
 command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1 || missing+=(docker-compose)
 if [ ${#missing[@]} -gt 0 ]; then

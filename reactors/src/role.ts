@@ -27,6 +27,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
     report: reporter(infra), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
+    pruneImages: work.actions.pruneImages,
     composes: composeServices(infra.eventStore, infra.secrets, compose.run),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };

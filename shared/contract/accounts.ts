@@ -12,8 +12,10 @@ const profileFields = {
 const TokenAnswer = Closed({ token: Str() });
 /** A token, or, when two-factor is on, the account to verify a pin for. */
 const LoginAnswer = Closed({ token: Opt(Str()), is2FAEnabled: Opt(Bool()), id: Opt(Str()) });
-/** A forge repository (the forge helper may refine it). */
-const Repository = Closed({ name: Str(), owner: Str(), url: Opt(Str()) });
+/** A repository the forge app's installation can read, with the https URL it is cloned from. */
+const Repository = Closed({ name: Str(), owner: Str(), url: Str() });
+/** The forge app as answers show it: its private key never leaves Berth. */
+const ForgeApp = Closed({ apiUrl: Str(), appId: Str(), installationId: Str(), savedAt: Str() });
 
 export const auth = group('auth', {
   createAdmin: post(Closed({ email: Email(), password: MinStr(8) }), AccountRecord),
@@ -50,6 +52,8 @@ export const admin = group('admin', {
   getRepositories: get(none, Type.Array(Repository)),
   getBranches: get(Closed({ repo: MinStr(), owner: MinStr() }), Type.Array(Closed({ name: Str() }))),
   haveForgeConfigured: get(none, Bool()),
+  // Beyond the spec: the forge app Berth acts as (its REST API, app id, installation, private key).
+  saveForgeApp: post(Closed({ apiUrl: MinStr(), appId: MinStr(), installationId: MinStr(), privateKey: MinStr() }), ForgeApp),
 });
 
 export const user = group('user', {

@@ -20,6 +20,7 @@ import { subscriptionAggregate } from './notification/subscription.ts';
 import { backupRunAggregate } from './backup/run.ts';
 import { SERVICE_SUMMARIES } from './service-kinds.ts';
 import { deploymentAggregate } from './deployment/deployment.ts';
+import { forgeAggregate } from './forge/forge.ts';
 
 /** A read-model lookup the queries need: documents of `collection` by `field`. */
 export interface Lookup {
@@ -32,7 +33,7 @@ export const aggregates: readonly AnyAggregate[] = [
   registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
   composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate, backupRunAggregate,
-  subscriptionAggregate, deliveryAggregate,
+  subscriptionAggregate, deliveryAggregate, forgeAggregate,
 ];
 
 export const lookups: readonly Lookup[] = [

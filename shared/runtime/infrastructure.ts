@@ -14,6 +14,8 @@ import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import { dockerClient, dockerEngine } from '../adapters/docker/engine.ts';
 import type { ContainerEngine } from '../ports/container-engine.ts';
+import type { Forge } from '../ports/forge.ts';
+import { restForge } from '../adapters/forge/rest.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
@@ -37,6 +39,8 @@ export interface Infrastructure {
   readonly clock: Clock;
   /** Connects on first use: roles that never ask the engine never reach it. */
   readonly engine: ContainerEngine;
+  /** The forge's app-installation REST API. */
+  readonly forge: Forge;
   /** The bus, connected on first use (only the relay and the reactors use it). */
   bus(): Promise<Bus>;
   /** Leases for one active writer across processes: when scaled out with NATS, else null (one process). */
@@ -80,6 +84,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
     engine: dockerEngine(config.engineSocket),
+    forge: restForge,
     objectStorage: openS3Storage,
     taskExec: dockerTaskExec(docker),
     databaseServices: dockerDatabaseServices(docker),

@@ -56,6 +56,11 @@ describe('compose stacks on the real engine', () => {
     const { log } = await berth.ok('deployment.logs', { deploymentId: queued.deploymentId });
     assert.match(log, new RegExp(`Creating the service ${appName}_web`));
 
+    // A redeploy brings the same file up again: each service is updated (its tasks rolled), not created.
+    const redeployed = await ended(berth, (await berth.ok('compose.redeploy', { composeId })).deploymentId);
+    assert.equal(redeployed.status, 'done', redeployed.reason);
+    assert.match((await berth.ok('deployment.logs', { deploymentId: redeployed.deploymentId })).log, new RegExp(`Updating the service ${appName}_probe`));
+
     assert.equal((await berth.ok('compose.stop', { composeId })).composeStatus, 'idle');
     assert.deepEqual([...await runningTasks(`${appName}_web`), ...await runningTasks(`${appName}_probe`)], []);
 

@@ -1,16 +1,22 @@
 // Issue 8 test 4 (the real half): small templates deployed from the catalogue as stacks on the
-// real engine. No image can be pulled here, so each image a template names is the locally built
-// test image tagged under that name for the test (and untagged after): the template's compose file,
+// real engine. No image can be pulled here, so each image a template names is a locally built test
+// image tagged under that name for the test (and untagged after): busybox httpd for the web services,
+// the PostgreSQL-like test image for umami's postgres (started with the template's generated
+// password, on the template's internal network and volume). The template's compose file,
 // networks, volumes, replicas and generated environment are deployed exactly as the catalogue has them.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
+import { envMap } from '@berth/shared/domain/compose/values';
 import { templateById } from '@berth/shared/templates/catalogue';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
 import { ended, removeStacks } from '../support/stacks.ts';
 
-const TEMPLATES = ['whoami', 'nginx', 'adminer'];
+const TEMPLATES = ['whoami', 'nginx', 'adminer', 'umami'];
+/** The locally built image standing in for each image a template names: the PostgreSQL-like test image for postgres. */
+const standIn = (image: string) => (image.startsWith('postgres:') ? 'berth-test/dbgamma:current' : TEST_IMAGE);
 
 describe('templates deployed for real', () => {
   let berth: TestBerth;
@@ -24,7 +30,7 @@ describe('templates deployed for real', () => {
       for (const service of stackSpec(templateById(id)!.compose, { appName: 'x' }).services) {
         const image = service.TaskTemplate.ContainerSpec.Image;
         if (await engine.imageExists(image)) continue; // never untag what the machine had
-        await engine.tagImage(TEST_IMAGE, image);
+        await engine.tagImage(standIn(image), image);
         tagged.push(image);
       }
     }
@@ -46,6 +52,19 @@ describe('templates deployed for real', () => {
       for (const service of spec.services) {
         const replicas = 'Replicated' in service.Mode ? service.Mode.Replicated.Replicas : 1;
         assert.equal((await runningTasks(service.Name)).length, replicas, service.Name);
+      }
+      if (id === 'umami') {
+        // The database took the template's generated password: a password login with it answers.
+        const db = (await engine.listTasks(`${compose.appName}_db`)).find((task) => task.state === 'running')!;
+        const password = envMap(compose.env).DB_PASSWORD!;
+        const answer = await eventually('a login to the database', async () => {
+          try {
+            return execFileSync('docker', ['exec', '-e', `PGPASSWORD=${password}`, db.containerId!, 'psql', '-h', '127.0.0.1', '-U', 'umami', '-d', 'umami', '-tAc', 'select 42'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+          } catch {
+            return null;
+          }
+        }, 30_000);
+        assert.equal(answer, '42');
       }
       await berth.ok('compose.delete', { composeId: compose.composeId });
       // Removed once its runtime parts are gone: services, then its deployment records.

@@ -1,5 +1,7 @@
-// The deployment queue with the engine work replaced by a double: order per service, parallel
-// services, cleanQueues, cancel, the status machine, the kept count and the logs.
+// The deployment queue with the engine work replaced by a double that the test opens or fails at
+// will: the status machine step by step, failure reasons, masked secrets, rollback refusals, the
+// kept count, and failing service actions. Order, overlap, cleanQueues, cancel and followed logs
+// run on the real engine in queue-engine.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDeployingBerth, until } from '../support/deployer.ts';
@@ -45,54 +47,6 @@ describe('deployment queue (engine work replaced by a double)', () => {
     assert.equal(await status(applicationId), 'done');
     const one = await it_.berth.ok('application.one', { applicationId });
     assert.deepEqual(one.deployments.map((d: { deploymentId: string }) => d.deploymentId), [answer.deploymentId]);
-  });
-
-  it('runs three deploys of one service one after another in order, while another service deploys beside them', async () => {
-    const a = await newApp('serial');
-    const b = await newApp('beside');
-    const ids = [await deploy(a), await deploy(a), await deploy(a)];
-    const other = await deploy(b);
-    const first = await it_.double.runs(ids[0]!);
-    const parallel = await it_.double.runs(other);
-    assert.equal(it_.double.running.has(ids[1]!), false, 'a second deployment of the service started while the first ran');
-    assert.equal((await it_.berth.ok('deployment.one', { deploymentId: ids[1] })).status, 'queued');
-    first.open();
-    (await it_.double.runs(ids[1]!)).open();
-    (await it_.double.runs(ids[2]!)).open();
-    parallel.open();
-    for (const id of [...ids, other]) await until(it_.berth, id, 'done');
-    const order = it_.double.started.filter((id) => ids.includes(id));
-    assert.deepEqual(order, ids);
-  });
-
-  it('cleanQueues cancels the queued deployments of the service, not the running one', async () => {
-    const applicationId = await newApp('cleaned');
-    const [running, q1, q2] = [await deploy(applicationId), await deploy(applicationId), await deploy(applicationId)];
-    const gate = await it_.double.runs(running);
-    const answer = await it_.berth.ok('application.cleanQueues', { applicationId });
-    assert.equal(answer.applicationId, applicationId);
-    for (const id of [q1, q2]) assert.equal((await until(it_.berth, id, 'cancelled')).reason, 'cancelled by request');
-    assert.equal((await it_.berth.ok('deployment.one', { deploymentId: running })).status, 'running');
-    gate.open();
-    await until(it_.berth, running, 'done');
-    assert.ok(!it_.double.started.includes(q1) && !it_.double.started.includes(q2), 'a cancelled deployment ran');
-  });
-
-  it('deployment.cancel stops a running deployment: its work is aborted and the service keeps its previous status', async () => {
-    const applicationId = await newApp('cancelled');
-    (await it_.double.runs(await deploy(applicationId))).open();
-    await new Promise((r) => setTimeout(r, 100));
-    const second = await deploy(applicationId);
-    await it_.double.runs(second);
-    await until(it_.berth, second, 'running');
-    const answer = await it_.berth.ok('deployment.cancel', { deploymentId: second });
-    assert.equal(answer.status, 'cancelled');
-    assert.equal(it_.double.running.has(second), false);
-    const deadline = Date.now() + 5000;
-    while ((await status(applicationId)) !== 'done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await status(applicationId), 'done');
-    // An ended deployment cannot be cancelled again.
-    await refused('deployment.cancel', { deploymentId: second }, 409, 'deploymentId');
   });
 
   it('a failed deployment ends in error with its reason in the record and the log; the service status is error', async () => {
@@ -158,26 +112,6 @@ describe('deployment queue (engine work replaced by a double)', () => {
     }
     assert.deepEqual(kept.sort(), ids.slice(2).sort());
     await refused('deployment.logs', { deploymentId: ids[0] }, 404, 'deploymentId');
-  });
-
-  it('follows a deployment log as server-sent events while it runs, ending when the deployment ends', async () => {
-    const applicationId = await newApp('followed');
-    const id = await deploy(applicationId);
-    const gate = await it_.double.runs(id);
-    const response = it_.berth.app.inject({
-      method: 'GET', url: `/api/deployment.logs?deploymentId=${id}&follow=true`, headers: { authorization: `Bearer ${it_.berth.token}` },
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    gate.work.log('step 2 of 2');
-    await new Promise((r) => setTimeout(r, 300));
-    gate.open();
-    const answer = await response;
-    assert.equal(answer.statusCode, 200);
-    assert.match(String(answer.headers['content-type']), /text\/event-stream/);
-    const lines = answer.body.split('\n\n').filter((frame) => frame.startsWith('event: line')).map((frame) => frame.split('data: ')[1]);
-    assert.ok(lines.some((line) => line?.startsWith('building followed')), answer.body);
-    assert.ok(lines.includes('step 2 of 2'), answer.body);
-    assert.match(answer.body, /event: end\ndata: \{"status":"done"/);
   });
 
   it('start, stop and reload answer once the engine did it, with the status the machine says; a refusal is a clear 409', async () => {

@@ -1,35 +1,53 @@
-// Push to deploy: the refresh token is the credential; only a push to the application's branch
-// with autoDeploy on queues a deployment, anything else is a clear 4xx and queues nothing.
+// Push to deploy (issue test 7), with the reactors on the real engine: the refresh token is the
+// credential; a push to the application's branch with autoDeploy on queues one deployment, which
+// builds and runs the pushed commit; anything else is a clear 4xx and queues nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
+import { eventually, removeDeployed } from '../support/engine.ts';
+import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 
 describe('push to deploy', () => {
   let berth: TestBerth;
   let applicationId: string;
   let token: string;
+  let appName: string;
+  const repo = gitRepo();
   before(async () => {
-    berth = await startBerth();
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], taskStartTimeoutMs: 20_000 } });
     const { projectId } = await berth.ok('project.create', { name: 'hooks' });
-    ({ applicationId } = await berth.ok('application.create', { name: 'hooked', projectId }));
-    await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: 'https://git.example.test/shop.git', customGitBranch: 'main' });
+    ({ applicationId, appName } = await berth.ok('application.create', { name: 'hooked', projectId }));
+    await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: repo.dir, customGitBranch: 'main' });
     ({ refreshToken: token } = await berth.ok('application.one', { applicationId }));
   });
-  after(() => berth.stop());
+  after(async () => {
+    await eventually('every deployment to end', async () =>
+      (await berth.ok('deployment.all', { applicationId })).every((d: { status: string }) => !['queued', 'running'].includes(d.status)), 90_000);
+    await removeDeployed([appName]);
+    await berth.stop();
+    repo.remove();
+  });
 
   const push = (refreshToken: string, payload: unknown) =>
     berth.app.inject({ method: 'POST', url: `/api/deploy/${refreshToken}`, payload: payload as object });
   const deployments = async () => (await berth.ok('deployment.all', { applicationId })).length;
 
-  it('queues one deployment for a push to the application\'s branch, without a Bearer token', async () => {
-    const answer = await push(token, { ref: 'refs/heads/main', after: '0123456789abcdef', head_commit: { message: 'Fix the cart\n\nlong text' } });
+  it('queues one deployment for a push to the application\'s branch, without a Bearer token, which runs the pushed commit', async () => {
+    const pushed = repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'pushed\n' }, 'Fix the cart\n\nlong text');
+    const answer = await push(token, { ref: 'refs/heads/main', after: pushed, head_commit: { message: 'Fix the cart\n\nlong text' } });
     assert.equal(answer.statusCode, 200, answer.body);
     const deployment = answer.json();
     assert.equal(deployment.status, 'queued');
     assert.equal(deployment.trigger, 'webhook');
     assert.equal(deployment.accountId, null);
-    assert.equal(deployment.title, 'Push to main (0123456789ab): Fix the cart');
+    assert.equal(deployment.title, `Push to main (${pushed.slice(0, 12)}): Fix the cart`);
     assert.equal(await deployments(), 1);
+    const done = await eventually('the pushed deployment to end', async () => {
+      const found = await berth.ok('deployment.one', { deploymentId: deployment.deploymentId });
+      return ['done', 'error'].includes(found.status) ? found : null;
+    }, 90_000);
+    assert.equal(done.status, 'done', (await berth.ok('deployment.logs', { deploymentId: deployment.deploymentId })).log);
+    assert.equal(done.revision, pushed);
   });
 
   it('queues nothing for a wrong token, another branch, a payload without ref, or autoDeploy off', async () => {

@@ -16,6 +16,8 @@ import { runDeploymentWith } from '@berth/reactors/deployer/run';
 import { serviceActionsWith } from '@berth/reactors/deployer/actions';
 import type { DeploymentKind, DeploymentResult } from '@berth/reactors/deployer/work';
 import { engine, uniqueName } from './engine.ts';
+import type { ForgeSettings } from '@berth/shared/domain/forge/forge';
+import { restForge } from '@berth/shared/adapters/forge/rest';
 
 export interface Deployer {
   readonly deps: DeployerDeps;
@@ -24,6 +26,8 @@ export interface Deployer {
   readonly redirects: Map<string, Redirect[]>;
   readonly securities: Map<string, Security[]>;
   readonly certificates: Certificate[];
+  /** The forge app configured, when one is (at most one). */
+  readonly forgeApps: ForgeSettings[];
   readonly run: ReturnType<typeof runDeploymentWith>;
   readonly actions: ReturnType<typeof serviceActionsWith>;
 }
@@ -34,9 +38,11 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
   const redirects = new Map<string, Redirect[]>();
   const securities = new Map<string, Security[]>();
   const certificates: Certificate[] = [];
+  const forgeApps: ForgeSettings[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'berth-deployer-'));
   const deps: DeployerDeps = {
     engine,
+    forge: restForge,
     secrets: new SecretBox(randomBytes(32)),
     records: {
       registry: async (id) => registries.get(id) ?? null,
@@ -44,13 +50,14 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
       redirects: async (id) => redirects.get(id) ?? [],
       securities: async (id) => securities.get(id) ?? [],
       certificates: async () => certificates,
+      forgeApp: async () => forgeApps[0] ?? null,
     },
     settings: {
       publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000,
       sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'),
     },
   };
-  return { deps, ports, registries, redirects, securities, certificates, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
+  return { deps, ports, registries, redirects, securities, certificates, forgeApps, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
 }
 
 export function testApplication(fields: Partial<Application> = {}): Application {

@@ -61,7 +61,10 @@ export function workDouble(secrets: SecretBox) {
     if (reason) throw new Error(reason);
     double.actions.push(`${name} ${application.appName}`);
   };
-  return { double, work: { run, actions: { start: action('start'), stop: action('stop'), reload: action('reload'), remove: action('remove') } } };
+  const pruneImages = async (application: Pick<Application, 'appName'>, images: readonly string[]) => {
+    double.actions.push(`pruneImages ${application.appName} ${images.join(' ')}`);
+  };
+  return { double, work: { run, actions: { start: action('start'), stop: action('stop'), reload: action('reload'), remove: action('remove'), pruneImages } } };
 }
 
 export async function startDeployingBerth(options: { dataDir?: string; config?: Partial<Config> } = {}) {

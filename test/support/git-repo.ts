@@ -1,8 +1,8 @@
 // A local git repository the tests commit to, serving a page that says which version it is.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TEST_IMAGE } from './engine.ts';
 
 export const GOOD_CONTAINERFILE = `FROM ${TEST_IMAGE}\nCOPY index.html /www/index.html\n`;
@@ -23,9 +23,12 @@ export function gitRepo(): GitRepo {
   return {
     dir,
     commit(files, message = 'change') {
-      for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
       git('add', '--all');
-      git('commit', '--quiet', '-m', message);
+      git('commit', '--quiet', '--allow-empty', '-m', message);
       return git('rev-parse', 'HEAD');
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -6,6 +6,7 @@ import type { Context } from '../context.ts';
 import { sha256 } from '../auth/tokens.ts';
 import { accountAnswer, accountView, claimEmail, normalEmail, releaseEmail } from './accounts.ts';
 import type { GroupHandlers } from './kit.ts';
+import { forgeAdmin } from './admin-forge.ts';
 
 async function theAdmin(ctx: Context) {
   const [admin] = await ctx.infra.readStore.find(accountAggregate.name, 'rol', 'admin');
@@ -14,6 +15,7 @@ async function theAdmin(ctx: Context) {
 }
 
 export const admin: GroupHandlers<typeof contract.admin> = {
+  ...forgeAdmin,
   one: async (_input, ctx) => theAdmin(ctx),
 
   createUserInvitation: async (input, ctx) => {

@@ -55,5 +55,10 @@ export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
       await removeProxyFile(deps.settings.proxyDir, app.appName);
       await rm(join(deps.settings.sourcesDir, app.appName), { recursive: true, force: true });
     },
+    async pruneImages(app, images) {
+      // The spec may pin the image by digest (`name:tag@sha256:…`): compare without it.
+      const running = (await deps.engine.inspectService(app.appName))?.spec.TaskTemplate.ContainerSpec.Image.split('@')[0];
+      for (const image of images) if (image !== running) await deps.engine.removeImage(image);
+    },
   };
 }

@@ -21,7 +21,8 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
-import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
+import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
+import { deploymentTag, localRepository } from './images.ts';
 
 /** The service a deployment belongs to (an application, a compose service), as the deployer runs it. */
 export interface DeployedService {
@@ -43,6 +44,7 @@ export interface DeployerDeps {
   readonly report: Report;
   readonly logs: DeploymentLogs;
   readonly run: RunDeployment;
+  readonly pruneImages: ServiceActions['pruneImages'];
   readonly composes: ComposeServices;
   readonly concurrency: number;
   readonly keep: number;
@@ -141,20 +143,31 @@ export class Deployer {
       this.running.delete(deploymentId);
     }
     if (ended) await this.follow(ended, step, cause);
-    await this.prune(serviceOf(queued), cause);
+    await this.prune(queued, cause, service.appName);
   }
 
-  /** Keeps the latest `keep` finished deployments of the service, with their logs. */
-  private async prune(serviceId: string, cause: RecordedEvent | null): Promise<void> {
+  /**
+   * Keeps the latest `keep` finished deployments of the service, with their logs; an application's
+   * pruned deployments take their images along, unless a kept deployment (a rollback target) or
+   * the service itself uses them.
+   */
+  private async prune(deployment: Deployment, cause: RecordedEvent | null, appName: string): Promise<void> {
+    const serviceId = serviceOf(deployment);
     const docs = [
       ...await this.deps.readStore.find('deployment', 'applicationId', serviceId),
       ...await this.deps.readStore.find('deployment', 'composeId', serviceId),
     ] as unknown as Deployment[];
     const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-    for (const old of finished.slice(this.deps.keep)) {
+    const pruned = finished.slice(this.deps.keep);
+    for (const old of pruned) {
       await this.deps.report(deploymentAggregate, old.deploymentId, { type: 'PruneDeployment', data: { deploymentId: old.deploymentId } }, cause);
       this.deps.logs.remove(old.deploymentId);
     }
+    if (!deployment.applicationId) return;
+    const kept = new Set(docs.filter((doc) => !pruned.includes(doc)).map((doc) => doc.image));
+    const images = pruned.flatMap((old) => [old.image, `${localRepository({ appName })}:${deploymentTag(old.deploymentId)}`])
+      .filter((image): image is string => image !== null && !kept.has(image));
+    if (images.length > 0) await this.deps.pruneImages({ appName }, [...new Set(images)]);
   }
 
   /** Aborts the work of a running deployment (it then reports itself cancelled). */

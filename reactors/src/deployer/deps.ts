@@ -8,6 +8,9 @@ import type { Registry } from '@berth/shared/domain/registry/registry';
 import type { Security } from '@berth/shared/domain/security/security';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import type { ContainerEngine } from '@berth/shared/ports/container-engine';
+import type { ForgeSettings } from '@berth/shared/domain/forge/forge';
+import { FORGE_ID } from '@berth/shared/domain/forge/forge';
+import type { Forge } from '@berth/shared/ports/forge';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
@@ -28,10 +31,13 @@ export interface DeployerRecords {
   redirects(applicationId: string): Promise<Redirect[]>;
   securities(applicationId: string): Promise<Security[]>;
   certificates(): Promise<Certificate[]>;
+  /** The forge app Berth acts as, when an admin configured one. */
+  forgeApp(): Promise<ForgeSettings | null>;
 }
 
 export interface DeployerDeps {
   readonly engine: ContainerEngine;
+  readonly forge: Forge;
   readonly secrets: SecretBox;
   readonly records: DeployerRecords;
   readonly settings: DeployerSettings;
@@ -49,6 +55,7 @@ export function recordsOf(readStore: ReadStore): DeployerRecords {
     redirects: childrenOf<Redirect>('redirect'),
     securities: childrenOf<Security>('security'),
     certificates: async () => oldestFirst<Certificate>(await readStore.all('certificate')),
+    forgeApp: async () => (await readStore.get('forge', FORGE_ID)) as ForgeSettings | null,
   };
 }
 
@@ -56,6 +63,7 @@ export function recordsOf(readStore: ReadStore): DeployerRecords {
 export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
   return {
     engine: infra.engine,
+    forge: infra.forge,
     secrets: infra.secrets,
     records: recordsOf(infra.readStore),
     settings: {

@@ -12,6 +12,8 @@ export interface GitSource {
   readonly branch: string | null;
   /** The sealed private key for an ssh URL. */
   readonly sshKey: Sealed | null;
+  /** Basic-auth credentials for an https URL (a forge installation token), sent as a header, never in the URL. */
+  readonly basicAuth?: { readonly user: string; readonly password: string };
 }
 
 export interface Fetched {
@@ -25,16 +27,24 @@ export const redactUrl = (text: string) => text.replace(/([a-z][a-z0-9+.-]*:\/\/
 /** Neither a URL (`scheme://`) nor an ssh address (`user@host:path`). */
 const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/@]+@[^:/]+:/.test(url);
 
-export async function fetchGit(source: GitSource, into: string, options: {
+/** Credentials for git's http transport through its environment: not in the arguments (ps) or `.git/config`. */
+const basicAuthEnv = ({ user, password }: { user: string; password: string }): NodeJS.ProcessEnv => ({
+  GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader',
+  GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
+
+/** Clones the source (resolved only then: a forge source asks the forge for a URL and a token) or reuses the last fetch. */
+export async function fetchGit(given: GitSource | (() => Promise<GitSource>), into: string, options: {
   refetch: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
 }): Promise<Fetched> {
   const run = { signal: options.signal, log: options.log, redact: redactUrl };
   const dir = join(into, 'source');
   if (options.refetch || !existsSync(join(dir, '.git'))) {
+    const source = typeof given === 'function' ? await given() : given;
     await rm(into, { recursive: true, force: true });
     await mkdir(into, { recursive: true });
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
-    const env = source.sshKey ? await sshEnv(into, options.secrets.open(source.sshKey)) : {};
+    const env = source.sshKey ? await sshEnv(into, options.secrets.open(source.sshKey)) : source.basicAuth ? basicAuthEnv(source.basicAuth) : {};
     const branch = source.branch ? ['--branch', source.branch] : [];
     // A local repository is cloned whole (git ignores --depth there, and says so).
     const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];

@@ -9,7 +9,9 @@ import { DeploymentFailure } from './env.ts';
 import { buildImage } from './build.ts';
 import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
 import { hostOf } from './images.ts';
-import { fetchGit } from './source-git.ts';
+import { fetchGit, type GitSource } from './source-git.ts';
+import { forgeAppOf } from '@berth/shared/domain/forge/forge';
+import { ForgeError } from '@berth/shared/ports/forge';
 
 export interface Produced {
   readonly revision: string | null;
@@ -39,12 +41,35 @@ async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag:
 async function fromGit(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
   const app = work.application;
   if (!app.customGitUrl) throw new DeploymentFailure('the application has no git URL set (saveGitProdiver)');
-  const fetched = await fetchGit(
-    { url: app.customGitUrl, branch: app.customGitBranch, sshKey: app.sshPrivateKey },
-    join(deps.settings.sourcesDir, app.appName),
-    { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
-  );
-  await buildImage(deps.engine, app, { sourceDir: fetched.dir, buildPath: app.customGitBuildPath, tag, signal: work.signal, log: work.log });
+  const url = app.customGitUrl;
+  return fetchAndBuild(deps, work, tag, async () => ({ url, branch: app.customGitBranch, sshKey: app.sshPrivateKey }), app.customGitBuildPath);
+}
+
+/** A forge repository: cloned over https with an installation token the forge issues for this clone. */
+async function fromForge(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
+  const { owner, repository, branch, buildPath } = work.application;
+  if (!owner || !repository) throw new DeploymentFailure('the application has no forge repository set (saveForgeProvider)');
+  return fetchAndBuild(deps, work, tag, async () => {
+    const settings = await deps.records.forgeApp();
+    if (!settings) throw new DeploymentFailure('the forge integration is not configured on this Berth (admin.saveForgeApp)');
+    const forgeApp = forgeAppOf(settings, (sealed) => deps.secrets.open(sealed));
+    try {
+      work.log(`Asking the forge at ${forgeApp.apiUrl} for an installation token`);
+      const token = await deps.forge.installationToken(forgeApp);
+      const { url } = await deps.forge.repository(forgeApp, token, owner, repository);
+      return { url, branch, sshKey: null, basicAuth: { user: 'x-access-token', password: token } };
+    } catch (error) {
+      if (error instanceof ForgeError) throw new DeploymentFailure(error.message);
+      throw error;
+    }
+  }, buildPath);
+}
+
+async function fetchAndBuild(deps: DeployerDeps, work: DeploymentWork, tag: string, source: () => Promise<GitSource>, buildPath: string | null): Promise<Produced> {
+  const app = work.application;
+  const fetched = await fetchGit(source, join(deps.settings.sourcesDir, app.appName),
+    { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log });
+  await buildImage(deps.engine, app, { sourceDir: fetched.dir, buildPath, tag, signal: work.signal, log: work.log });
   return { revision: fetched.revision };
 }
 
@@ -53,6 +78,6 @@ export async function produceImage(deps: DeployerDeps, work: DeploymentWork, tag
   switch (work.application.sourceType) {
     case 'container': return fromContainerImage(deps, work, tag);
     case 'git': return fromGit(deps, work, tag);
-    case 'forge': throw new DeploymentFailure('the forge integration is not configured on this Berth (admin forge settings)');
+    case 'forge': return fromForge(deps, work, tag);
   }
 }

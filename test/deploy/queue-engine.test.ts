@@ -1,0 +1,105 @@
+// Issue tests 3 and 9 on the real engine: deploys of one service run one after another in order,
+// two services overlap, cleanQueues cancels the queued ones, deployment.cancel stops a real build
+// (the service keeps serving its previous version), and `deployment.logs?follow=true` streams a
+// real build's lines while it runs. Builds are made slow with `RUN sleep` steps unique to the run
+// (so the engine's build cache cannot skip them).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { TEST_IMAGE, eventually, httpBody, removeDeployed } from '../support/engine.ts';
+import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
+import { freePort } from '../support/http.ts';
+
+interface Record { deploymentId: string; status: string; startedAt: string | null; finishedAt: string | null; reason: string | null }
+
+describe('the deployment queue on the real engine', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  const repo = gitRepo();
+  const services: string[] = [];
+  const nonce = randomBytes(6).toString('hex');
+  /** A build step that takes `seconds`, printing a line each second, never found in the build cache. */
+  const slowBuild = (seconds: number) =>
+    `FROM ${TEST_IMAGE}\nRUN for i in $(seq 1 ${seconds}); do echo "tick $i ${nonce}"; sleep 1; done\nCOPY index.html /www/index.html\n`;
+  before(async () => {
+    repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'version 1\n' });
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 } });
+    ({ projectId } = await berth.ok('project.create', { name: 'queue' }));
+  });
+  after(async () => {
+    await removeDeployed(services);
+    await berth.stop();
+    repo.remove();
+  });
+
+  const app = async (name: string, port?: number) => {
+    const created = await berth.ok('application.create', { name, projectId });
+    services.push(created.appName);
+    await berth.ok('application.saveGitProdiver', { applicationId: created.applicationId, customGitUrl: repo.dir, customGitBranch: 'main' });
+    if (port) await berth.ok('port.create', { applicationId: created.applicationId, publishedPort: port, targetPort: 8080 });
+    return created.applicationId as string;
+  };
+  const deploy = async (applicationId: string) => (await berth.ok('application.deploy', { applicationId })).deploymentId as string;
+  const record = (deploymentId: string): Promise<Record> => berth.ok('deployment.one', { deploymentId });
+  const until = (deploymentId: string, statuses: string[], ms = 90_000) => eventually(`deployment ${deploymentId} to be ${statuses.join(' or ')}`,
+    async () => { const found = await record(deploymentId); return statuses.includes(found.status) ? found : null; }, ms);
+
+  it('runs three deploys of one service one after another in order, while a second service deploys beside them', async () => {
+    const [a, b] = [await app('serial'), await app('beside')];
+    const ids = [await deploy(a), await deploy(a), await deploy(a)];
+    const other = await deploy(b);
+    const done = await Promise.all([...ids, other].map((id) => until(id, ['done', 'error', 'cancelled'])));
+    assert.deepEqual(done.map((d) => d.status), ['done', 'done', 'done', 'done'], JSON.stringify(done));
+    const [first, second, third, beside] = done as [Record, Record, Record, Record];
+    assert.ok(second.startedAt! >= first.finishedAt! && third.startedAt! >= second.finishedAt!, `deployments of one service overlapped: ${JSON.stringify(done)}`);
+    assert.ok(beside.startedAt! < first.finishedAt! && first.startedAt! < beside.finishedAt!, `the two services did not deploy at once: ${JSON.stringify(done)}`);
+  });
+
+  it('cleanQueues cancels the queued deploys; deployment.cancel stops a running build and the previous version still serves', async () => {
+    const port = await freePort();
+    const applicationId = await app('cancelled', port);
+    assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
+    await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
+    await berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
+    const running = await deploy(applicationId);
+    const queued = [await deploy(applicationId), await deploy(applicationId)];
+    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+    await berth.ok('application.cleanQueues', { applicationId });
+    for (const id of queued) assert.equal((await until(id, ['cancelled'], 10_000)).reason, 'cancelled by request');
+    assert.equal((await record(running)).status, 'running');
+    const asked = Date.now();
+    assert.equal((await berth.ok('deployment.cancel', { deploymentId: running })).status, 'cancelled');
+    assert.ok(Date.now() - asked < 30_000, 'the build was not stopped: cancel waited for it');
+    const { log } = await berth.ok('deployment.logs', { deploymentId: running });
+    assert.match(log, /Cancelled: the service stays on its previous version/);
+    assert.ok(!/tick 60/.test(log), 'the build ran to its end');
+    assert.equal(await httpBody(port), 'version 1\n');
+    const status = await berth.call('deployment.cancel', { deploymentId: running });
+    assert.equal(status.status, 409);
+  });
+
+  it('follows a real build\'s log as server-sent events while it runs, ending when the deployment ends', async () => {
+    const applicationId = await app('followed');
+    await berth.ok('application.update', { applicationId, containerfile: slowBuild(4) });
+    const deploymentId = await deploy(applicationId);
+    await berth.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = berth.app.server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/api/deployment.logs?deploymentId=${deploymentId}&follow=true`, {
+      headers: { authorization: `Bearer ${berth.token}` },
+    });
+    assert.equal(response.status, 200);
+    assert.match(String(response.headers.get('content-type')), /text\/event-stream/);
+    const decoder = new TextDecoder();
+    let text = '';
+    let statusAtFirstTick: string | null = null;
+    for await (const chunk of response.body!) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (statusAtFirstTick === null && text.includes(`tick 1 ${nonce}`)) statusAtFirstTick = (await record(deploymentId)).status;
+    }
+    assert.equal(statusAtFirstTick, 'running', 'the build\'s first line arrived only after the deployment ended');
+    assert.match(text, new RegExp(`event: line\\ndata: [^\\n]*tick 4 ${nonce}`));
+    assert.match(text, /event: end\ndata: \{"status":"done"/);
+  });
+});
