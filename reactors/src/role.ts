@@ -9,6 +9,7 @@ import { Deployer } from './deployer/deployer.ts';
 import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
 import { composeRuntime, composeWorkOf } from './compose/engine.ts';
 import { composeServices } from './compose/services.ts';
+import { databaseServices } from './databases/services.ts';
 import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
@@ -29,6 +30,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
     report: reporter(infra), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
     pruneImages: work.actions.pruneImages,
     composes: composeServices(infra.eventStore, infra.secrets, compose.run),
+    databases: databaseServices(infra),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };
   // A deployer does not start again once stopped: each time the lease is taken, a new one.

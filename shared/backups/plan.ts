@@ -1,12 +1,12 @@
 // What a backup or restore run works on, gathered and checked before anything is written:
 // the backup, its destination with the key opened, the database and its engine's profile.
 import type { Engine } from '../contract/databases.ts';
-import { DEFAULT_IMAGES } from '../contract/databases.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Backup } from '../domain/backup/backup.ts';
 import type { Database } from '../domain/database/database.ts';
 import type { Destination } from '../domain/destination/destination.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
+import type { ProfileOverrides } from '../domain/database/profile-override.ts';
 import type { BucketAddress } from '../ports/object-storage.ts';
 
 export interface RunPlan {
@@ -22,14 +22,14 @@ export interface RunPlan {
 }
 
 export function planOf(
-  box: SecretBox, backup: Backup, destination: Destination, database: Database, databaseId: string,
+  box: SecretBox, backup: Backup, destination: Destination, database: Database, databaseId: string, profiles: ProfileOverrides,
 ): RunPlan {
   const engine = backup.databaseType;
   const secretAccessKey = box.open(destination.secretAccessKey);
   const passwords = [database.databasePassword, database.databaseRootPassword].flatMap((sealed) => (sealed ? [box.open(sealed)] : []));
   return {
     backup, engine, database, databaseId,
-    profile: profileOf(engine, database.containerImage || DEFAULT_IMAGES[engine]),
+    profile: profileOf(engine, database.containerImage, profiles),
     bucket: { endpoint: destination.endpoint, region: destination.region, bucket: destination.bucket, accessKey: destination.accessKey, secretAccessKey },
     secrets: [secretAccessKey, ...passwords].filter((secret) => secret.length >= 4),
   };

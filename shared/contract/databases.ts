@@ -1,10 +1,10 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { group, get, post } from './operation.ts';
 import { BackupRecord, databaseFields } from './records.ts';
+import { ENGINES, type Engine } from './engines.ts';
 import { Closed, MinStr, Nullable, Num, Opt, OptNull, Port, Status, Str } from './schema.ts';
 
-export const ENGINES = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'] as const;
-export type Engine = (typeof ENGINES)[number];
+export { ENGINES, type Engine };
 
 export const DEFAULT_IMAGES: Record<Engine, string> = {
   dbalpha: 'dbalpha:6', dbbeta: 'dbbeta:8', dbgamma: 'dbgamma:15', dbdelta: 'dbdelta:15', dbepsilon: 'dbepsilon:8',

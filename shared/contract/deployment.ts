@@ -11,7 +11,8 @@ const id = { deploymentId: MinStr() };
 const DeploymentLog = Closed({ deploymentId: Str(), status: DeploymentRecord.properties.status, log: Str() });
 
 export const deployment = group('deployment', {
-  all: get(Closed({ applicationId: Opt(MinStr()), composeId: Opt(MinStr()) }), Type.Array(DeploymentRecord)),
+  /** A service's deployments: of an application, a compose service or a database (its `<engine>Id`). */
+  all: get(Closed({ applicationId: Opt(MinStr()), composeId: Opt(MinStr()), databaseId: Opt(MinStr()) }), Type.Array(DeploymentRecord)),
   one: get(Closed(id), DeploymentRecord),
   logs: get(Closed({ ...id, follow: Opt(OneOf(['true', 'false'] as const)) }), DeploymentLog),
   cancel: post(Closed(id), DeploymentRecord),

@@ -7,6 +7,7 @@ import {
   PROTOCOLS, REGISTRY_TYPES, ROLES, Status, Str,
 } from './schema.ts';
 import { DEPLOYMENT_KINDS, DEPLOYMENT_STATUSES, TRIGGERS } from './deployment-values.ts';
+import { ENGINES } from './engines.ts';
 
 const NStr = () => Nullable(Str());
 const NNum = () => Nullable(Num());
@@ -102,7 +103,7 @@ export const AccountRecord = Closed({
 
 /** A deployment of a service, from queued to its end (the Deployment aggregate's record). */
 export const DeploymentRecord = Closed({
-  deploymentId: Str(), applicationId: NStr(), composeId: NStr(),
+  deploymentId: Str(), applicationId: NStr(), composeId: NStr(), databaseId: NStr(), databaseType: Nullable(OneOf(ENGINES)),
   kind: OneOf(DEPLOYMENT_KINDS), status: OneOf(DEPLOYMENT_STATUSES), title: Str(),
   trigger: OneOf(TRIGGERS), accountId: NStr(), revision: NStr(), image: NStr(), rollbackOf: NStr(),
   reason: NStr(), cancelRequested: Bool(), statusBefore: Nullable(Status()),

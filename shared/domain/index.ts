@@ -53,5 +53,6 @@ export const lookups: readonly Lookup[] = [
   { collection: 'delivery', field: 'subscriptionId' },
   { collection: SERVICE_SUMMARIES, field: 'projectId' },
   { collection: 'deployment', field: 'applicationId' }, { collection: 'deployment', field: 'composeId' },
+  { collection: 'deployment', field: 'databaseId' },
   { collection: 'deployment', field: 'status' },
 ];

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseProfileOverrides, type ProfileOverrides } from '../domain/database/profile-override.ts';
 
 export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -57,6 +59,10 @@ export interface Config {
   readonly keepDeployments: number;
   /** Bound on the wait of start, stop, reload and cancel for the engine's outcome. */
   readonly actionWaitMs: number;
+  /** The operator's changes to the database engine profiles (BERTH_DATABASE_PROFILES, a JSON file). */
+  readonly databaseProfiles: ProfileOverrides;
+  /** Whether removing a database removes its `<appName>-data` volume too (kept by default). */
+  readonly removeDatabaseVolumes: boolean;
 }
 
 /**
@@ -73,6 +79,17 @@ function number(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return value;
+}
+
+function databaseProfiles(path: string | undefined): ProfileOverrides {
+  if (!path) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`BERTH_DATABASE_PROFILES: cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parseProfileOverrides(text, `BERTH_DATABASE_PROFILES (${path})`);
 }
 
 function roles(raw: string | undefined): RoleName[] {
@@ -116,6 +133,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
     keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),
     actionWaitMs: number(env, 'BERTH_ACTION_WAIT_MS', 60_000),
+    databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env.BERTH_DATABASE_PROFILES),
+    removeDatabaseVolumes: env.BERTH_REMOVE_DATABASE_VOLUMES === 'on',
     ...overrides,
   };
   // Beside the data by default, wherever the data folder was put.

@@ -11,7 +11,8 @@ const PASSWORD = 'Life-Cycle-Pass-5';
 describe('database service lifecycle on the engine', { timeout: 300_000 }, () => {
   let berth: TestBerth;
   let appName = '';
-  before(async () => { berth = await startBerth(); });
+  // The deployer runs database deployments, as it runs applications'.
+  before(async () => { berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000 } }); });
   after(async () => {
     if (appName) await removeService(appName);
     await berth.stop();
@@ -33,6 +34,13 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
 
     const deployed = await berth.ok('dbgamma.deploy', { dbgammaId });
     assert.equal(deployed.applicationStatus, 'done');
+    // Recorded and logged like an application's deployment, with no password in the log.
+    const [deployment] = await berth.ok('deployment.all', { databaseId: dbgammaId });
+    assert.equal(deployment.status, 'done');
+    assert.equal(deployment.databaseType, 'dbgamma');
+    const { log } = await berth.ok('deployment.logs', { deploymentId: deployment.deploymentId });
+    assert.match(log, /accepts connections/);
+    assert.ok(!log.includes(PASSWORD), 'the password stays out of the log');
     await query('CREATE TABLE kept (v text); INSERT INTO kept VALUES (\'still here\');');
 
     const stopped = await berth.ok('dbgamma.stop', { dbgammaId });
@@ -61,6 +69,9 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
     assert.equal(answer.status, 409);
     assert.match(answer.body.message, /cannot be pulled|not running/);
     assert.equal((await berth.ok('dbgamma.one', { dbgammaId: created.dbgammaId })).applicationStatus, 'error');
+    const [failed] = await berth.ok('deployment.all', { databaseId: created.dbgammaId });
+    assert.equal(failed.status, 'error');
+    assert.match(failed.reason, /cannot be pulled|not running/);
     assert.equal((await docker('service', 'ls', '-q', '--filter', `name=${created.appName}`)).trim(), '');
     const stop = await berth.call('dbgamma.stop', { dbgammaId: created.dbgammaId });
     assert.equal(stop.status, 409);

@@ -49,9 +49,9 @@ export const pathsOf = (body: { issues: Array<{ path?: string }> }) => body.issu
 /** A Berth's whole event log as JSON text. */
 export const eventLogOf = async (berth: Berth) => JSON.stringify(await berth.infrastructure.eventStore.readAll(0, 100_000));
 
-export async function startBerth(options: { dataDir?: string; clock?: Clock; config?: Partial<Config> } = {}): Promise<TestBerth> {
+export async function startBerth(options: { dataDir?: string; clock?: Clock; config?: Partial<Config>; env?: Record<string, string> } = {}): Promise<TestBerth> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-test-'));
-  const config = configFrom({}, {
+  const config = configFrom(options.env ?? {}, {
     // No reactors run here unless a test starts them: start/stop/reload give up waiting soon.
     dataDir, host: '127.0.0.1', port: 0, roles: ['projections'], logLevel: 'silent', sqliteSynchronous: 'NORMAL', actionWaitMs: 200,
     ...options.config,

@@ -11,7 +11,7 @@ const OWNER_OF: Record<string, (doc: Record<string, unknown>) => unknown> = {
   redirectId: (doc) => doc.applicationId,
   securityId: (doc) => doc.applicationId,
   backupId: (doc) => doc[`${String(doc.databaseType)}Id`],
-  deploymentId: (doc) => doc.applicationId ?? doc.composeId,
+  deploymentId: (doc) => doc.applicationId ?? doc.composeId ?? doc.databaseId,
 };
 const COLLECTION_OF: Record<string, string> = {
   portId: 'port', redirectId: 'redirect', securityId: 'security', backupId: 'backup', deploymentId: 'deployment',

@@ -56,7 +56,7 @@ const EXCEPTIONS: Record<string, Rule> = {
   'redirects.create': { kind: 'service', field: 'applicationId' },
   'security.create': { kind: 'service', field: 'applicationId' },
   'backup.create': { kind: 'service', field: (input) => `${String(input.databaseType)}Id` },
-  'deployment.all': { kind: 'service', field: (input) => (input.composeId === undefined ? 'applicationId' : 'composeId') },
+  'deployment.all': { kind: 'service', field: (input) => (['composeId', 'databaseId'].find((field) => input[field] !== undefined) ?? 'applicationId') },
 };
 
 export function ruleOf(operation: Operation): Rule {

@@ -25,7 +25,7 @@ const runDeps = (ctx: Context): RunDeps => ({
 async function planFor(ctx: Context, backup: Backup, databaseId = ownerOf(backup), field = ownerField(backup.databaseType)): Promise<RunPlan> {
   const destination = await ctx.mustLoad(destinationAggregate, backup.destinationId, 'destinationId');
   const database = await ctx.mustLoad(databaseAggregates[backup.databaseType], databaseId, field) as Database;
-  return planOf(ctx.secrets, backup, destination, database, databaseId);
+  return planOf(ctx.secrets, backup, destination, database, databaseId, ctx.infra.config.databaseProfiles);
 }
 
 /** `manualBackup<Engine>`: the backup must be of that engine; answers the run. */

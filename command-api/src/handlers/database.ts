@@ -11,6 +11,8 @@ import {
 } from '@berth/shared/domain/database/database';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
+import { conflict } from '@berth/shared/errors';
+import { removeDataVolume } from '@berth/shared/databases/runtime';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
@@ -40,8 +42,12 @@ export async function removeDatabase(engine: Engine, id: string, ctx: Context): 
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
   const current = await ctx.mustLoad(aggregate, id, idField);
-  // The service goes first (its data volume stays): a record is never removed under a running service.
+  // The service goes first (its data volume stays unless the operator says otherwise): a record is
+  // never removed under a running service.
   await ctx.infra.databaseServices.remove(current.appName);
+  if (ctx.infra.config.removeDatabaseVolumes) {
+    await removeDataVolume(ctx.infra, current.appName).catch((error: Error) => { throw conflict(error.message, idField); });
+  }
   await removeBackupsOf(ctx, idField, id);
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);
@@ -116,10 +122,14 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     update,
     remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
     saveEnvironment: save((input) => ({ env: (input.env as string | null | undefined) ?? null })),
+    // A running database is redeployed to publish on the new port (or stop publishing), and the
+    // answer waits for it; a database that does not run takes the port at its next deploy.
     saveExternalPort: async (input: Input, ctx) => {
       const current = await ctx.mustLoad(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
-      return withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
+      const saved = await withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
+      const runs = current.applicationStatus === 'done' && current.externalPort !== externalPort;
+      return runs ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
     },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);

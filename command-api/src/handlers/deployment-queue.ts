@@ -33,7 +33,7 @@ export async function queueDeployment(ctx: Context, applicationId: string, reque
 }
 
 /** Queues a deployment of the service (checked by the caller): answers the queued record. */
-export async function queueFor(ctx: Context, service: Pick<Deployment, 'applicationId' | 'composeId'>, request: Request) {
+export async function queueFor(ctx: Context, service: Pick<NewDeployment, 'applicationId' | 'composeId' | 'databaseId' | 'databaseType'>, request: Request) {
   const data: Deployment = newDeployment({
     ...request, deploymentId: newId(), ...service,
     accountId: request.trigger === 'account' ? ctx.actor?.id ?? null : null, createdAt: ctx.now,

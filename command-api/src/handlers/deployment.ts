@@ -8,9 +8,9 @@ import { FollowedLog } from './deployment-logs.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
 
-async function all(input: { applicationId?: string; composeId?: string }, ctx: Context) {
-  const given = (['applicationId', 'composeId'] as const).filter((field) => input[field] !== undefined);
-  if (given.length !== 1) throw badRequest('applicationId', 'give exactly one of applicationId or composeId');
+async function all(input: { applicationId?: string; composeId?: string; databaseId?: string }, ctx: Context) {
+  const given = (['applicationId', 'composeId', 'databaseId'] as const).filter((field) => input[field] !== undefined);
+  if (given.length !== 1) throw badRequest('applicationId', 'give exactly one of applicationId, composeId or databaseId');
   const field = given[0]!;
   return ctx.list(deploymentAggregate, field, input[field]!);
 }

@@ -23,7 +23,7 @@ export function scheduledBackups(infra: Infrastructure): FireTick {
     if (!destination || !database) return;
     const runId = scheduledRunId(backup.backupId, tick);
     try {
-      await runBackup(planOf(infra.secrets, backup, destination, database, databaseId), {
+      await runBackup(planOf(infra.secrets, backup, destination, database, databaseId, infra.config.databaseProfiles), {
         exec: infra.taskExec,
         objectStorage: infra.objectStorage,
         now: () => infra.clock.now(),

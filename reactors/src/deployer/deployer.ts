@@ -8,7 +8,9 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Application } from '@berth/shared/domain/application/record';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import type { Status } from '@berth/shared/contract/schema';
-import type { DeploymentStep } from '@berth/shared/domain/application/status';
+import { statusAfterDeployment, type DeploymentStep } from '@berth/shared/domain/application/status';
+import type { Engine } from '@berth/shared/contract/databases';
+import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
   deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
@@ -36,6 +38,9 @@ export interface DeployedService {
 /** A compose service as the deployer runs it; null when it was deleted. */
 export type ComposeServices = (composeId: string) => Promise<DeployedService | null>;
 
+/** A database as the deployer runs it; null when it was removed. */
+export type DatabaseServicesOf = (engine: Engine, databaseId: string) => Promise<DeployedService | null>;
+
 export interface DeployerDeps {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
@@ -46,6 +51,7 @@ export interface DeployerDeps {
   readonly run: RunDeployment;
   readonly pruneImages: ServiceActions['pruneImages'];
   readonly composes: ComposeServices;
+  readonly databases: DatabaseServicesOf;
   readonly concurrency: number;
   readonly keep: number;
 }
@@ -75,14 +81,25 @@ export class Deployer {
   }
 
   private async follow(deployment: Deployment, step: DeploymentStep, cause: RecordedEvent | null): Promise<void> {
-    const { deploymentId, statusBefore, applicationId, composeId } = deployment;
+    const { deploymentId, statusBefore, applicationId, composeId, databaseId, databaseType } = deployment;
     const data = { deploymentId, step, statusBefore };
     if (applicationId) await this.deps.report(applicationAggregate, applicationId, { type: 'FollowDeployment', data: { ...data, applicationId } }, cause);
     else if (composeId) await this.deps.report(composeAggregate, composeId, { type: 'FollowDeployment', data: { ...data, composeId } }, cause);
+    else if (databaseId && databaseType) await this.followDatabase(databaseType, databaseId, statusAfterDeployment(step, statusBefore), cause);
+  }
+
+  /** A database's status follows its deployment's steps, unless it was removed meanwhile. */
+  private async followDatabase(engine: Engine, databaseId: string, applicationStatus: Status, cause: RecordedEvent | null): Promise<void> {
+    const aggregate = databaseAggregates[engine];
+    if ((await load(this.deps.eventStore, aggregate, databaseId)).state === null) return;
+    await this.deps.report(aggregate, databaseId, {
+      type: 'ChangeDatabaseStatus', data: { [idFieldOf(engine)]: databaseId, applicationStatus },
+    }, cause);
   }
 
   private async serviceOf(deployment: Deployment): Promise<DeployedService | null> {
     if (deployment.composeId) return this.deps.composes(deployment.composeId);
+    if (deployment.databaseId && deployment.databaseType) return this.deps.databases(deployment.databaseType, deployment.databaseId);
     const application = (await load(this.deps.eventStore, applicationAggregate, deployment.applicationId!)).state as Application | null;
     return application && {
       appName: application.appName,
@@ -156,6 +173,7 @@ export class Deployer {
     const docs = [
       ...await this.deps.readStore.find('deployment', 'applicationId', serviceId),
       ...await this.deps.readStore.find('deployment', 'composeId', serviceId),
+      ...await this.deps.readStore.find('deployment', 'databaseId', serviceId),
     ] as unknown as Deployment[];
     const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const pruned = finished.slice(this.deps.keep);

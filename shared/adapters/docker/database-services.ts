@@ -18,11 +18,13 @@ export function dockerDatabaseServices(docker: Docker): DatabaseServices {
       throw error;
     }
   };
-  const update = async (name: string, change: (spec: Spec) => Spec): Promise<boolean> => {
+  /** Answers the generation (ForceUpdate) of the tasks the new spec runs; null when there is no such service. */
+  const update = async (name: string, change: (spec: Spec) => Spec): Promise<number | null> => {
     const current = await inspect(name);
-    if (!current) return false;
-    await docker.getService(name).update({ ...change(current.spec), version: current.version });
-    return true;
+    if (!current) return null;
+    const next = change(current.spec);
+    await docker.getService(name).update({ ...next, version: current.version });
+    return next.TaskTemplate?.ForceUpdate ?? 0;
   };
   const forced = (spec: Spec) => ({ ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate?.ForceUpdate ?? 0) + 1 });
 
@@ -48,9 +50,11 @@ export function dockerDatabaseServices(docker: Docker): DatabaseServices {
     async upsert(spec: StackServiceSpec) {
       await ensureImage(spec.TaskTemplate.ContainerSpec.Image);
       const updated = await update(spec.Name, (current) => ({ ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: forced(current).ForceUpdate } }));
-      if (!updated) await docker.createService(spec as never);
+      if (updated !== null) return updated;
+      await docker.createService(spec as never);
+      return 0; // a new service's tasks are its first generation
     },
-    scale: (name, replicas) => update(name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } })),
+    scale: async (name, replicas) => (await update(name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } }))) !== null,
     restart: (name) => update(name, (spec) => ({ ...spec, TaskTemplate: forced(spec) })),
     async remove(name) {
       try {
@@ -61,10 +65,11 @@ export function dockerDatabaseServices(docker: Docker): DatabaseServices {
         throw error;
       }
     },
-    async notRunning(name) {
-      const tasks = await docker.listTasks({ filters: { service: [name], 'desired-state': ['running'] } }) as Array<{
+    async notRunning(name, generation) {
+      const tasks = (await docker.listTasks({ filters: { service: [name], 'desired-state': ['running'] } }) as Array<{
+        Spec?: { ForceUpdate?: number };
         Status?: { State?: string; Message?: string; Err?: string };
-      }>;
+      }>).filter((task) => generation === undefined || (task.Spec?.ForceUpdate ?? 0) === generation);
       if (tasks.some((task) => task.Status?.State === 'running')) return null;
       const task = tasks[0];
       return task ? `${task.Status?.State ?? 'unknown'}: ${task.Status?.Err || task.Status?.Message || ''}`.trim() : 'no task scheduled';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENGINES } from '../../contract/databases.ts';
 import { ENGINE_PROFILES, profileOf } from './profile.ts';
+import { parseProfileOverrides } from './profile-override.ts';
 
 const credentials = { databaseName: 'shop', databaseUser: 'shopper', databasePassword: 'pw-secret-1', databaseRootPassword: 'root-secret-2' };
 
@@ -32,5 +33,30 @@ describe('engine profiles', () => {
       for (const secret of ['pw-secret-1', 'root-secret-2']) assert.ok(!text.includes(secret), engine);
       if (engine !== 'dbepsilon') assert.equal(profile.dump('shop').at(-1), 'shop', `${engine} dumps the database it is given`);
     }
+  });
+
+  it('take the operator\'s overrides: the neutral image\'s target, the port, the environment and the commands', () => {
+    const overrides = parseProfileOverrides(JSON.stringify({
+      dbgamma: {
+        image: 'registry.example/postgres:16', internalPort: 5433,
+        environment: { PGDB: '{databaseName}', PGPASS: '{databasePassword}' },
+        dump: ['sh', '-c', 'exec pg_dump "$1"', 'berth', '{database}'],
+      },
+    }), 'test');
+    const neutral = profileOf('dbgamma', 'dbgamma:15', overrides);
+    assert.equal(neutral.image, 'registry.example/postgres:16');
+    assert.equal(profileOf('dbgamma', 'my/postgres:16', overrides).image, 'my/postgres:16', 'an image the user chose is kept');
+    assert.equal(neutral.internalPort, 5433);
+    assert.equal(neutral.dataPath, '/var/lib/postgresql/data', 'what is not overridden stays');
+    assert.deepEqual(neutral.environment(credentials), { PGDB: 'shop', PGPASS: 'pw-secret-1' });
+    assert.deepEqual(neutral.dump('shop'), ['sh', '-c', 'exec pg_dump "$1"', 'berth', 'shop']);
+    assert.equal(profileOf('dbalpha', 'dbalpha:6', overrides).image, 'dbalpha:6', 'other kinds are untouched');
+  });
+
+  it('refuse an override file with an unknown kind, an unknown field or a wrong type, naming each', () => {
+    assert.throws(() => parseProfileOverrides('{"dbzeta": {}}', 'profiles.json'), /profiles\.json .*dbzeta/);
+    assert.throws(() => parseProfileOverrides('{"dbgamma": {"port": 1}}', 'profiles.json'), /\/dbgamma.*port|port/);
+    assert.throws(() => parseProfileOverrides('{"dbgamma": {"internalPort": "x"}}', 'profiles.json'), /\/dbgamma\/internalPort/);
+    assert.throws(() => parseProfileOverrides('{"dbgamma": ', 'profiles.json'), /profiles\.json is not JSON/);
   });
 });

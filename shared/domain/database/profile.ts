@@ -3,7 +3,8 @@
 // file extension of a dump. The API keeps the neutral kind names; a profile says the rest.
 // Commands read passwords from the task's own environment (`sh -c`), so no secret ever appears
 // in a command line Berth builds, logs or records.
-import type { Engine } from '../../contract/databases.ts';
+import { DEFAULT_IMAGES, type Engine } from '../../contract/databases.ts';
+import { overridden, type ProfileOverrides } from './profile-override.ts';
 
 /** A database's credentials, opened: what its environment is made of. */
 export interface OpenCredentials {
@@ -92,9 +93,13 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
 };
 
 /**
- * The profile of a kind, with its image: `containerImage` of the record when set, else the
- * configured default (`BERTH_<KIND>_IMAGE`), else the contract's default.
+ * The profile of a kind, as the operator configured it (BERTH_DATABASE_PROFILES), with its image:
+ * the record's `containerImage`, unless that is the kind's neutral default name, which runs the
+ * configured image when there is one.
  */
-export function profileOf(engine: Engine, image: string): EngineProfile {
-  return { ...ENGINE_PROFILES[engine], image };
+export function profileOf(engine: Engine, containerImage: string | null | undefined, overrides: ProfileOverrides = {}): EngineProfile {
+  const override = overrides[engine];
+  const neutral = !containerImage || containerImage === DEFAULT_IMAGES[engine];
+  const image = neutral ? override?.image ?? DEFAULT_IMAGES[engine] : containerImage;
+  return overridden({ ...ENGINE_PROFILES[engine], image }, override);
 }

@@ -1,6 +1,7 @@
 // One deployment of a service: a deploy, a redeploy or a rollback, from queued to its end.
 import type { Status } from '../../contract/schema.ts';
 import type { DEPLOYMENT_KINDS, DEPLOYMENT_STATUSES, TRIGGERS } from '../../contract/deployment-values.ts';
+import type { Engine } from '../../contract/databases.ts';
 
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number];
@@ -11,9 +12,11 @@ export const INTERRUPTED = 'interrupted';
 
 export interface Deployment {
   deploymentId: string;
-  /** The service deployed: an application, or a compose service. */
+  /** The service deployed: an application, a compose service, or a database of `databaseType`. */
   applicationId: string | null;
   composeId: string | null;
+  databaseId: string | null;
+  databaseType: Engine | null;
   kind: DeploymentKind;
   status: DeploymentStatus;
   title: string;
@@ -37,17 +40,19 @@ export interface Deployment {
 }
 
 /** What asking for a deployment says; everything else of the record is what happened to it later. */
-const REQUEST_FIELDS = ['deploymentId', 'applicationId', 'composeId', 'kind', 'title', 'trigger', 'accountId', 'image', 'rollbackOf', 'createdAt'] as const;
-export type NewDeployment = Pick<Deployment, (typeof REQUEST_FIELDS)[number]>;
+const REQUEST_FIELDS = ['deploymentId', 'applicationId', 'composeId', 'databaseId', 'databaseType', 'kind', 'title', 'trigger', 'accountId', 'image', 'rollbackOf', 'createdAt'] as const;
+type DatabaseFields = 'databaseId' | 'databaseType';
+/** A database's fields came later: a request without them is of another kind of service. */
+export type NewDeployment = Pick<Deployment, Exclude<(typeof REQUEST_FIELDS)[number], DatabaseFields>> & Partial<Pick<Deployment, DatabaseFields>>;
 
 /** Only the request's fields of `given` (which may be a whole record). */
 export const requestOf = (given: NewDeployment): NewDeployment =>
-  Object.fromEntries(REQUEST_FIELDS.map((field) => [field, given[field]])) as unknown as NewDeployment;
+  Object.fromEntries(REQUEST_FIELDS.filter((field) => given[field] !== undefined).map((field) => [field, given[field]])) as unknown as NewDeployment;
 
 export const newDeployment = (given: NewDeployment): Deployment => ({
-  ...given, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
+  ...given, databaseId: given.databaseId ?? null, databaseType: given.databaseType ?? null, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
 });
 
 /** The service a deployment belongs to. */
-export const serviceOf = (deployment: Pick<Deployment, 'applicationId' | 'composeId'>): string =>
-  (deployment.applicationId ?? deployment.composeId)!;
+export const serviceOf = (deployment: Pick<NewDeployment, 'applicationId' | 'composeId' | 'databaseId'>): string =>
+  (deployment.applicationId ?? deployment.composeId ?? deployment.databaseId)!;

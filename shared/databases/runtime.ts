@@ -1,0 +1,80 @@
+// A database service on the engine, as both the API (start, reload) and the deployer (deploy) drive
+// it: its spec rolled out, and the wait until a task runs and the engine accepts connections.
+import type { Engine } from '../contract/databases.ts';
+import type { Database } from '../domain/database/database.ts';
+import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
+import { dataVolumeOf, databaseServiceSpec } from '../domain/database/service-spec.ts';
+import type { Infrastructure } from '../runtime/infrastructure.ts';
+
+/** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
+const READY_TIMEOUT_MS = 120_000;
+const POLL_MS = 500;
+
+type Infra = Pick<Infrastructure, 'databaseServices' | 'taskExec' | 'config' | 'secrets' | 'stacks'>;
+
+export const profileOfDatabase = (infra: Infra, engine: Engine, database: Database): EngineProfile =>
+  profileOf(engine, database.containerImage, infra.config.databaseProfiles);
+
+/** The passwords of a database, opened: its environment, and what every log of it masks. */
+export const credentialsOf = (infra: Infra, database: Database) => ({
+  databaseName: database.databaseName, databaseUser: database.databaseUser,
+  databasePassword: database.databasePassword && infra.secrets.open(database.databasePassword),
+  databaseRootPassword: database.databaseRootPassword && infra.secrets.open(database.databaseRootPassword),
+});
+
+/** Resolves once a task runs and the profile's readiness check passes; else rejects with the engine's reason. */
+export async function untilReady(
+  infra: Infra, engine: Engine, database: Database, log: (line: string) => void = () => {}, generation?: number,
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  // A task that never starts (its host port taken) stays pending forever: bounded like an application's.
+  const startBy = Date.now() + infra.config.taskStartTimeoutMs;
+  let reason = 'no task started';
+  let said = '';
+  while (Date.now() < deadline) {
+    // Of the new generation only: right after an update the previous task may still run and answer.
+    const notRunning = await infra.databaseServices.notRunning(database.appName, generation);
+    if (notRunning === null) {
+      const check = await infra.taskExec.exec(database.appName, profileOfDatabase(infra, engine, database).ready, {}).catch(() => null);
+      if (check?.exitCode === 0) return;
+      reason = 'the engine does not accept connections yet';
+    } else {
+      reason = notRunning;
+      // The engine would retry a task it cannot start forever (a missing image): fail now, with its words.
+      if (/^(rejected|failed)/.test(notRunning) || Date.now() > startBy) break;
+    }
+    if (reason !== said) log((said = reason));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`${database.appName} is not running: ${reason}`);
+}
+
+/** Creates or updates the service to the database's settings and waits until it serves; answers the image. */
+export async function deployDatabase(infra: Infra, engine: Engine, database: Database, log: (line: string) => void): Promise<string> {
+  const profile = profileOfDatabase(infra, engine, database);
+  const created = !(await infra.databaseServices.exists(database.appName));
+  log(`${created ? 'Creating' : 'Updating'} the service ${database.appName} from ${profile.image}`);
+  const generation = await infra.databaseServices.upsert(databaseServiceSpec(engine, database, credentialsOf(infra, database), profile));
+  // A first deploy that cannot start leaves nothing behind (the volume stays, empty or not).
+  await untilReady(infra, engine, database, log, generation).catch(async (error: unknown) => {
+    if (created) await infra.databaseServices.remove(database.appName);
+    throw error;
+  });
+  log(`${database.appName} accepts connections`);
+  return profile.image;
+}
+
+/** Removes a removed database's data volume, once its last container let go of it (bounded). */
+export async function removeDataVolume(infra: Infra, appName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await infra.stacks.removeVolume(dataVolumeOf(appName));
+      return;
+    } catch (error) {
+      // In use while the service's last task shuts down (it has a grace period to flush).
+      if (Date.now() > deadline) throw new Error(`the volume ${dataVolumeOf(appName)} could not be removed: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+}

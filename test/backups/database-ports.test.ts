@@ -1,0 +1,93 @@
+// A running database's published port and its engine profile, on the real engine: a new external
+// port is published at once (the service redeployed), a cleared one is withdrawn, a port another
+// process holds fails within the task-start bound with the engine's reason, an operator's profile
+// (another image behind the neutral name, another internal port and server arguments) is what runs,
+// and with BERTH_REMOVE_DATABASE_VOLUMES=on a removed database takes its data volume along.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+import { client, DATABASE_IMAGE, docker, freePort, removeService } from '../support/database-services.ts';
+
+const PASSWORD = 'Port-Moves-Pass-7';
+const ping = (port: number) => client('dbepsilon', `REDISCLI_AUTH="$PW" redis-cli -h 127.0.0.1 -p ${port} ping`, { PW: PASSWORD })
+  .then((out) => out.trim(), () => 'refused');
+
+describe('database ports and profiles on the engine', { timeout: 300_000 }, () => {
+  let berth: TestBerth;
+  let projectId = '';
+  const services: string[] = [];
+  const create = async (name: string, containerImage: string) => {
+    const created = await berth.ok('dbepsilon.create', { name, appName: name, projectId, containerImage, databasePassword: PASSWORD });
+    services.push(created.appName);
+    return created as { dbepsilonId: string; appName: string };
+  };
+
+  before(async () => {
+    const profiles = join(tmpdir(), `berth-profiles-${process.pid}.json`);
+    // The key-value kind on another port, with the server's arguments and readiness check to match.
+    writeFileSync(profiles, JSON.stringify({
+      dbepsilon: {
+        image: DATABASE_IMAGE.dbepsilon,
+        internalPort: 6380,
+        args: ['sh', '-c', 'exec redis-server --port 6380 --dir /data --requirepass "$REDIS_PASSWORD"'],
+        ready: ['sh', '-c', 'REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli -p 6380 ping | grep -q PONG'],
+      },
+    }));
+    berth = await startBerth({
+      config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000, taskStartTimeoutMs: 8000 },
+      env: { BERTH_DATABASE_PROFILES: profiles, BERTH_REMOVE_DATABASE_VOLUMES: 'on' },
+    });
+    ({ projectId } = await berth.ok('project.create', { name: 'ports' }));
+  });
+  after(async () => {
+    for (const name of services) await removeService(name);
+    await berth.stop();
+  });
+
+  it('runs the operator\'s profile behind the neutral image name, and moves a running database to a new port at once', async () => {
+    const db = await create('ports-kv', 'dbepsilon:8');
+    const [first, second] = [await freePort(), await freePort()];
+    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: first });
+    assert.equal((await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'done');
+    assert.equal(await ping(first), 'PONG', 'the configured image answers on the external port, through internal port 6380');
+
+    const moved = await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: second });
+    assert.equal(moved.applicationStatus, 'done');
+    assert.equal(moved.externalPort, second);
+    assert.equal(await ping(second), 'PONG');
+    assert.equal(await ping(first), 'refused', 'the old port is no longer published');
+
+    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: null });
+    assert.equal(await ping(second), 'refused', 'a cleared port is withdrawn');
+  });
+
+  it('fails a move to a port another process holds within the task-start bound, with the engine\'s reason', async () => {
+    const db = await create('ports-taken', DATABASE_IMAGE.dbepsilon);
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    const taken = await freePort();
+    const holder: Server = await new Promise((resolve) => { const server = createServer().listen(taken, '0.0.0.0', () => resolve(server)); });
+    try {
+      const started = Date.now();
+      const answer = await berth.call('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: taken });
+      assert.equal(answer.status, 409, JSON.stringify(answer.body));
+      assert.match(answer.body.message, /port/i);
+      assert.ok(Date.now() - started < 60_000, 'bounded by the task-start timeout, not left pending');
+      assert.equal((await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'error');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('removes the data volume with the database when the operator turned that on', async () => {
+    const db = await create('ports-gone', DATABASE_IMAGE.dbepsilon);
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    assert.match(await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`), new RegExp(`${db.appName}-data`));
+    await berth.ok('dbepsilon.remove', { dbepsilonId: db.dbepsilonId });
+    assert.equal((await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`)).trim(), '');
+    assert.equal((await berth.call('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).status, 404);
+  });
+});
