@@ -5,8 +5,7 @@ import { notFound } from '@berth/shared/errors';
 import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import { stateCacheOf } from '@berth/shared/runtime/state-cache';
-import { isScaledOut } from '@berth/shared/runtime/config';
+import { processStateCache } from '@berth/shared/runtime/state-cache';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
 
@@ -60,12 +59,8 @@ export class Context {
     return this.infra.secrets;
   }
 
-  /**
-   * Off when scaled out: another process may have appended since, and a stale state could answer
-   * a no-op or a refusal that no append would ever check.
-   */
   private get states() {
-    return isScaledOut(this.infra.config) ? undefined : stateCacheOf(this.infra.eventStore);
+    return processStateCache(this.infra);
   }
 
   private get cause() {

@@ -1,7 +1,8 @@
 // Folded aggregate states by stream, so a command does not re-read and re-fold a stream that
 // this process already knows. A stale entry cannot cause a wrong decision to be stored: the
 // append names the revision the state was folded at, and a conflict reloads from the log.
-// Only for the embedded mode, where this process is the only writer (the API switches it off when scaled out: see Context.states).
+// Only for the embedded mode, where this process is the only writer: see processStateCache.
+import { isScaledOut, type Config } from './config.ts';
 
 export interface CachedState {
   readonly state: unknown;
@@ -35,3 +36,11 @@ export function stateCacheOf(eventStore: object): StateCache {
   if (!cache) caches.set(eventStore, (cache = new StateCache()));
   return cache;
 }
+
+/**
+ * The cache the API and the reactors of this process share, or none when scaled out: another
+ * process may have appended since, and a stale state could answer a no-op or a refusal that no
+ * append would ever check.
+ */
+export const processStateCache = ({ config, eventStore }: { config: Config; eventStore: object }): StateCache | undefined =>
+  isScaledOut(config) ? undefined : stateCacheOf(eventStore);

@@ -39,7 +39,7 @@ async function loadWithLag(urls: string[], requests: autocannon.Request[], secon
   const sampler = (async () => {
     while (sampling) {
       const text = await fetch(`${urls[0]}/metrics`).then((response) => response.text()).catch(() => '');
-      const values = [...text.matchAll(/^berth_consumer_lag_seconds\{consumer="[^"]+"\} (\S+)$/gm)].map((match) => Number(match[1]));
+      const values = [...text.matchAll(/^berth_consumer_lag_seconds\{consumer="(?!relay")[^"]+"\} (\S+)$/gm)].map((match) => Number(match[1]));
       if (values.length > 0) lags.push(Math.max(...values) * 1000);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -14,7 +14,7 @@ import { reporter } from '../runtime/report.ts';
 import type { FireTick } from './scheduler.ts';
 
 export function scheduledBackups(infra: Infrastructure): FireTick {
-  const report = reporter(infra.eventStore, infra.clock);
+  const report = reporter(infra);
   return async (backup, tick) => {
     const databaseId = ownerOf(backup);
     const destination = (await load(infra.eventStore, destinationAggregate, backup.destinationId)).state as Destination | null;

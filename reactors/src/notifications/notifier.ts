@@ -33,7 +33,7 @@ async function post(url: string, body: string, headers: Record<string, string>, 
 
 export function notifier(infra: Infrastructure): Reactor {
   const { eventStore, readStore, secrets, clock, config } = infra;
-  const report = reporter(eventStore, clock);
+  const report = reporter(infra);
   const delays = config.notifyRetryMs;
 
   async function deliver(subscription: Subscription, event: RecordedEvent): Promise<void> {
