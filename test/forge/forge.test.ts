@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { eventually, httpBody, removeDeployed } from '../support/engine.ts';
+import { TEST_IMAGE, eventually, httpBody, removeDeployed, runningTasks } from '../support/engine.ts';
+import { removeStacks } from '../support/stacks.ts';
 import { forgeApi, type ForgeApi } from '../support/forge-api.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
@@ -20,13 +21,20 @@ describe('the forge integration', () => {
   const repo = gitRepo();
   const services: string[] = [];
   let revision: string;
+  let stackPort: number;
+  const namespaces: string[] = [];
   before(async () => {
-    revision = repo.commit({ 'web/Containerfile': GOOD_CONTAINERFILE, 'web/index.html': 'from the forge\n' });
+    stackPort = await freePort();
+    revision = repo.commit({
+      'web/Containerfile': GOOD_CONTAINERFILE, 'web/index.html': 'from the forge\n',
+      'stack/compose.yml': `services:\n  web:\n    image: ${TEST_IMAGE}\n    ports:\n      - "${stackPort}:8080"\n`,
+    });
     forge = await forgeApi([{ owner: 'acme', name: 'shop', dir: repo.dir, branches: ['main', 'next'] }]);
     berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], taskStartTimeoutMs: 20_000 } });
   });
   after(async () => {
     await removeDeployed(services);
+    await removeStacks(namespaces);
     await berth.stop();
     await forge.stop();
     repo.remove();
@@ -94,5 +102,25 @@ describe('the forge integration', () => {
     await assert.rejects(promisify(execFile)('git', ['ls-remote', `${forge.git.baseUrl.replace('https://', 'https://x-access-token:ghs_guessed@')}/acme/shop.git`],
       { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }), /401|Authentication failed/, 'the repository served a clone without an issued token');
     assert.match(log, /Cloning https:\/\/localhost:\d+\/acme\/shop\.git at main/);
+  });
+
+  it('deploys a compose service whose file is in a forge repository, cloned with an installation token', async () => {
+    await berth.ok('admin.saveForgeApp', settings());
+    const { projectId } = await berth.ok('project.create', { name: 'forge stacks' });
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'forge-stack', projectId });
+    namespaces.push(appName);
+    await berth.ok('compose.update', {
+      composeId, composeType: 'stack', sourceType: 'forge', owner: 'acme', repository: 'shop', branch: 'main', composePath: 'stack/compose.yml',
+    });
+    const { deploymentId } = await berth.ok('compose.deploy', { composeId });
+    const done = await eventually('the forge stack deployment to end', async () => {
+      const deployment = await berth.ok('deployment.one', { deploymentId });
+      return ['done', 'error'].includes(deployment.status) ? deployment : null;
+    }, 90_000);
+    const { log } = await berth.ok('deployment.logs', { deploymentId });
+    assert.equal(done.status, 'done', log);
+    assert.equal(done.revision, revision);
+    await eventually('the stack\'s service running', async () => (await runningTasks(`${appName}_web`)).length === 1);
+    for (const token of forge.issued) assert.ok(!log.includes(token), 'an installation token is in the log');
   });
 });

@@ -1,12 +1,13 @@
 // The compose file a deployment brings up: the stored text (`raw`), or the file at `composePath`
-// of the cloned repository (`git`). A file that cannot be deployed fails the deployment, saying why.
+// of the cloned repository (`git`, or `forge` with an installation token). A file that cannot be deployed fails the deployment, saying why.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
 import { composeFileProblem } from '@berth/shared/domain/compose/compose-file';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DeploymentFailure } from '../deployer/env.ts';
-import { fetchGit } from '../deployer/source-git.ts';
+import { fetchGit, type GitSource } from '../deployer/source-git.ts';
+import { forgeGitSource } from '../deployer/source-forge.ts';
 import type { ComposeDeps } from './deps.ts';
 import type { ComposeWork } from './work.ts';
 
@@ -26,10 +27,20 @@ function inside(dir: string, composePath: string): string {
   return join(dir, relative);
 }
 
-async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): Promise<FetchedCompose> {
+/** The repository a `git` or `forge` compose service is cloned from. */
+function gitSourceOf(deps: ComposeDeps, compose: Compose, work: ComposeWork): GitSource | (() => Promise<GitSource>) {
+  if (compose.sourceType === 'forge') {
+    const { owner, repository, branch } = compose;
+    if (!owner || !repository) throw new DeploymentFailure('the compose service has no forge repository set (owner, repository)');
+    return forgeGitSource(deps, work.log, { owner, repository, branch });
+  }
   if (!compose.customGitUrl) throw new DeploymentFailure('the compose service has no git URL set (customGitUrl)');
+  return { url: compose.customGitUrl, branch: compose.customGitBranch, sshKey: compose.sshPrivateKey };
+}
+
+async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): Promise<FetchedCompose> {
   const fetched = await fetchGit(
-    { url: compose.customGitUrl, branch: compose.customGitBranch, sshKey: compose.sshPrivateKey },
+    gitSourceOf(deps, compose, work),
     join(deps.settings.sourcesDir, compose.appName),
     { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
   );
@@ -51,8 +62,7 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
   let fetched: FetchedCompose;
   switch (compose.sourceType) {
     case 'raw': fetched = await fromRaw(deps, compose); break;
-    case 'git': fetched = await fromGit(deps, compose, work); break;
-    case 'forge': throw new DeploymentFailure('the forge integration is not configured on this Berth (admin forge settings)');
+    case 'git': case 'forge': fetched = await fromGit(deps, compose, work); break;
   }
   const problem = fetched.text.trim() === '' ? 'is empty: there is nothing to deploy' : composeFileProblem(fetched.text);
   if (problem) throw new DeploymentFailure(`the compose file ${compose.sourceType === 'raw' ? '' : `${compose.composePath} `}${problem}`);
@@ -60,6 +70,6 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
 }
 
 /** Where the last deploy left the file (stop and delete run the compose tool on it). */
-export const lastFetchedFile = (deps: ComposeDeps, compose: Compose): string => compose.sourceType === 'git'
+export const lastFetchedFile = (deps: ComposeDeps, compose: Compose): string => compose.sourceType !== 'raw'
   ? inside(join(deps.settings.sourcesDir, compose.appName, 'source'), compose.composePath)
   : join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');

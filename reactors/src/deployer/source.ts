@@ -10,8 +10,7 @@ import { buildImage } from './build.ts';
 import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
 import { hostOf } from './images.ts';
 import { fetchGit, type GitSource } from './source-git.ts';
-import { forgeAppOf } from '@berth/shared/domain/forge/forge';
-import { ForgeError } from '@berth/shared/ports/forge';
+import { forgeGitSource } from './source-forge.ts';
 
 export interface Produced {
   readonly revision: string | null;
@@ -49,20 +48,7 @@ async function fromGit(deps: DeployerDeps, work: DeploymentWork, tag: string): P
 async function fromForge(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
   const { owner, repository, branch, buildPath } = work.application;
   if (!owner || !repository) throw new DeploymentFailure('the application has no forge repository set (saveForgeProvider)');
-  return fetchAndBuild(deps, work, tag, async () => {
-    const settings = await deps.records.forgeApp();
-    if (!settings) throw new DeploymentFailure('the forge integration is not configured on this Berth (admin.saveForgeApp)');
-    const forgeApp = forgeAppOf(settings, (sealed) => deps.secrets.open(sealed));
-    try {
-      work.log(`Asking the forge at ${forgeApp.apiUrl} for an installation token`);
-      const token = await deps.forge.installationToken(forgeApp);
-      const { url } = await deps.forge.repository(forgeApp, token, owner, repository);
-      return { url, branch, sshKey: null, basicAuth: { user: 'x-access-token', password: token } };
-    } catch (error) {
-      if (error instanceof ForgeError) throw new DeploymentFailure(error.message);
-      throw error;
-    }
-  }, buildPath);
+  return fetchAndBuild(deps, work, tag, forgeGitSource(deps, work.log, { owner, repository, branch }), buildPath);
 }
 
 async function fetchAndBuild(deps: DeployerDeps, work: DeploymentWork, tag: string, source: () => Promise<GitSource>, buildPath: string | null): Promise<Produced> {
