@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, eventually, httpBody, removeDeployed, runningTasks } from '../support/engine.ts';
-import { removeStacks } from '../support/stacks.ts';
+import { ended, removeStacks } from '../support/stacks.ts';
 import { forgeApi, type ForgeApi } from '../support/forge-api.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
@@ -87,10 +87,7 @@ describe('the forge integration', () => {
     await berth.ok('application.saveForgeProvider', { applicationId: app.applicationId, owner: 'acme', repository: 'shop', branch: 'main', buildPath: 'web' });
     const clonesBefore = forge.git.clones.get('acme/shop') ?? 0;
     const { deploymentId } = await berth.ok('application.deploy', { applicationId: app.applicationId });
-    const done = await eventually('the forge deployment to end', async () => {
-      const deployment = await berth.ok('deployment.one', { deploymentId });
-      return ['done', 'error'].includes(deployment.status) ? deployment : null;
-    }, 90_000);
+    const done = await ended(berth, deploymentId);
     const { log } = await berth.ok('deployment.logs', { deploymentId });
     assert.equal(done.status, 'done', log);
     await eventually('the forge repository served', async () => (await httpBody(port)) === 'from the forge\n');
@@ -113,10 +110,7 @@ describe('the forge integration', () => {
       composeId, composeType: 'stack', sourceType: 'forge', owner: 'acme', repository: 'shop', branch: 'main', composePath: 'stack/compose.yml',
     });
     const { deploymentId } = await berth.ok('compose.deploy', { composeId });
-    const done = await eventually('the forge stack deployment to end', async () => {
-      const deployment = await berth.ok('deployment.one', { deploymentId });
-      return ['done', 'error'].includes(deployment.status) ? deployment : null;
-    }, 90_000);
+    const done = await ended(berth, deploymentId);
     const { log } = await berth.ok('deployment.logs', { deploymentId });
     assert.equal(done.status, 'done', log);
     assert.equal(done.revision, revision);
