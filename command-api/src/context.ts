@@ -34,7 +34,7 @@ export type CommandOf<A> = A extends { decide: (command: infer C, state: never) 
 export class Context {
   /** Log position of the last event this request appended; the answer waits for projections to reach it. */
   position = 0;
-  readonly now: string;
+  private at: string | undefined;
 
   constructor(
     readonly infra: Infrastructure,
@@ -42,8 +42,11 @@ export class Context {
     readonly correlationId: string,
     /** The client's address, for per-address limits. */
     readonly clientAddress = 'local',
-  ) {
-    this.now = infra.clock.now().toISOString();
+  ) {}
+
+  /** The request's time, read once, when first needed (most queries never do). */
+  get now(): string {
+    return (this.at ??= this.infra.clock.now().toISOString());
   }
 
   /** Whether the caller may see a project: an admin sees all, a user those in its access list. */

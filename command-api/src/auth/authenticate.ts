@@ -16,6 +16,13 @@ const bearer = (header: string | undefined): string | null => {
 const INVALID = 'Invalid or expired token';
 
 /**
+ * Callers already found, per instance, kept while the read models stay the same (their version):
+ * a revoked session, a deactivated account or new permissions move the version, and so are seen.
+ */
+const found = new WeakMap<Infrastructure, Map<string, { version: number; expiresAt: number; actor: Actor }>>();
+const MAX_FOUND = 10_000;
+
+/**
  * Who is calling: `null` for the operations that hand out tokens; for `auth.createAdmin` the
  * setup token while no admin exists; for everything else a login token or an API token that is
  * valid, unrevoked, and of an active account that still exists.
@@ -29,8 +36,13 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
     return null;
   }
   if (!token) throw unauthorized('Missing Bearer token');
+  const version = infra.readStore.version();
+  let callers = found.get(infra);
+  if (!callers) found.set(infra, (callers = new Map()));
+  const known = callers.get(token);
+  if (known && known.version === version && known.expiresAt > infra.clock.now().getTime()) return known.actor;
   const api = parseApiToken(token);
-  const { accountId, sessionId, issuedAt } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
+  const { accountId, sessionId, issuedAt, expiresAt } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
   const [account, session] = await Promise.all([
     infra.readStore.get(accountAggregate.name, accountId) as Promise<Account | null>,
     api ? null : (infra.readStore.get(sessionAggregate.name, sessionId) as Promise<Session | null>),
@@ -39,10 +51,15 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
   if (api && account.rol !== 'admin' && !account.permissions.canAccessToAPI) {
     throw forbidden('This account may not use API tokens (canAccessToAPI)');
   }
-  return {
+  const actor: Actor = {
     id: account.id, rol: account.rol, email: account.email, permissions: account.permissions,
     sessionId, sessionKind: api ? 'api' : 'login', signedInAt: issuedAt,
   };
+  if (version !== null) {
+    if (callers.size >= MAX_FOUND) callers.clear();
+    callers.set(token, { version, expiresAt, actor });
+  }
+  return actor;
 }
 
 async function checkApiToken(infra: Infrastructure, token: { sessionId: string; secret: string }) {
@@ -50,5 +67,5 @@ async function checkApiToken(infra: Infrastructure, token: { sessionId: string; 
   if (!session || session.kind !== 'api' || session.revokedAt || !session.secretHash || !sameHash(session.secretHash, sha256(token.secret))) {
     throw unauthorized(INVALID);
   }
-  return { accountId: session.accountId, sessionId: session.sessionId, issuedAt: null };
+  return { accountId: session.accountId, sessionId: session.sessionId, issuedAt: null, expiresAt: Infinity };
 }

@@ -35,7 +35,7 @@ const verified = new WeakMap<Infrastructure, Map<string, LoginClaims & { expires
 const MAX_CACHED = 10_000;
 
 /** The claims of a login token; UNAUTHORIZED when it is malformed, forged, of another algorithm or expired. */
-export async function verifyLoginToken(infra: Infrastructure, token: string): Promise<LoginClaims> {
+export async function verifyLoginToken(infra: Infrastructure, token: string): Promise<LoginClaims & { expiresAt: number }> {
   let cache = verified.get(infra);
   if (!cache) verified.set(infra, (cache = new Map()));
   const known = cache.get(token);
