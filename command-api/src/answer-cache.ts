@@ -3,6 +3,7 @@
 import type { Operation } from '@berth/shared/contract/operation';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { Actor } from './context.ts';
+import { ReadModelMemo } from './read-model-memo.ts';
 
 /**
  * Queries whose answers are read models only, filtered by what the caller may see and nothing else
@@ -22,28 +23,14 @@ const sightOf = (actor: Actor | null) => (!actor || actor.rol === 'admin'
   : `${actor.permissions.accesedProjects.join(',')}|${actor.permissions.accesedServices.join(',')}`);
 
 export class AnswerCache {
-  private readonly answers = new Map<string, { version: number; body: Buffer }>();
-
-  private constructor(private readonly store: ReadStore) {}
+  private constructor(private readonly answers: ReadModelMemo<string | Buffer>) {}
 
   static for(store: ReadStore, operation: Operation): AnswerCache | null {
-    return READ_MODEL_QUERIES.has(operation.name) ? new AnswerCache(store) : null;
+    return READ_MODEL_QUERIES.has(operation.name) ? new AnswerCache(new ReadModelMemo(store, KEPT)) : null;
   }
 
-  /**
-   * The kept answer, or the one `write` gives now (kept when the store can say it stays true), as
-   * bytes: a large answer is then neither encoded nor measured again per request.
-   */
-  async answer(input: Record<string, unknown>, actor: Actor | null, write: () => Promise<string>): Promise<string | Buffer> {
-    // Read before answering: a write that lands meanwhile moves the version, so the answer is not reused.
-    const version = this.store.version();
-    if (version === null) return write();
-    const key = `${JSON.stringify(input)}\u0000${sightOf(actor)}`;
-    const kept = this.answers.get(key);
-    if (kept?.version === version) return kept.body;
-    const body = Buffer.from(await write());
-    if (this.answers.size >= KEPT && !kept) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(key, { version, body });
-    return body;
+  /** The kept answer, or the one `write` gives now, as bytes: a large answer is then neither encoded nor measured again per request. */
+  answer(input: Record<string, unknown>, actor: Actor | null, write: () => Promise<string>): Promise<string | Buffer> {
+    return this.answers.get(`${JSON.stringify(input)}\u0000${sightOf(actor)}`, async () => Buffer.from(await write()));
   }
 }

@@ -29,13 +29,14 @@ export async function untilReady(
   const deadline = Date.now() + READY_TIMEOUT_MS;
   // A task that never starts (its host port taken) stays pending forever: bounded like an application's.
   const startBy = Date.now() + infra.config.taskStartTimeoutMs;
+  const { ready } = profileOfDatabase(infra, engine, database);
   let reason = 'no task started';
   let said = '';
   while (Date.now() < deadline) {
     // Of the new generation only: right after an update the previous task may still run and answer.
     const notRunning = await infra.databaseServices.notRunning(database.appName, generation);
     if (notRunning === null) {
-      const check = await infra.taskExec.exec(database.appName, profileOfDatabase(infra, engine, database).ready, {}).catch(() => null);
+      const check = await infra.taskExec.exec(database.appName, ready, {}).catch(() => null);
       if (check?.exitCode === 0) return;
       reason = 'the engine does not accept connections yet';
     } else {

@@ -8,7 +8,8 @@ import { composeTool } from '@berth/reactors/compose/container-compose';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
-import { TWO_SERVICES, ended, served } from '../support/stacks.ts';
+import {TWO_SERVICES, served } from '../support/stacks.ts';
+import { ended } from '../support/deployments.ts';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 /** Ids of the project's containers, running only unless `all`. */

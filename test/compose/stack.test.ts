@@ -8,7 +8,8 @@ import { startBerth, type TestBerth } from '../support/berth.ts';
 import { eventually, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
-import { TWO_SERVICES, ended, removeStacks, served, stacks } from '../support/stacks.ts';
+import {TWO_SERVICES, removeStacks, served, stacks } from '../support/stacks.ts';
+import { ended } from '../support/deployments.ts';
 
 describe('compose stacks on the real engine', () => {
   let berth: TestBerth;

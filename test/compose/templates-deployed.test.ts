@@ -12,7 +12,8 @@ import { envMap } from '@berth/shared/domain/compose/values';
 import { templateById } from '@berth/shared/templates/catalogue';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
-import { ended, removeStacks } from '../support/stacks.ts';
+import {removeStacks } from '../support/stacks.ts';
+import { ended } from '../support/deployments.ts';
 
 const TEMPLATES = ['whoami', 'nginx', 'adminer', 'umami'];
 /** The locally built image standing in for each image a template names: the PostgreSQL-like test image for postgres. */

@@ -8,6 +8,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
+import { ended } from '../support/deployments.ts';
 import { selfSignedCertificate } from '../support/certificate.ts';
 import { eventually, httpBody, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
@@ -40,10 +41,7 @@ describe('git transports', () => {
     await prepare?.(app.applicationId);
     await berth.ok('application.saveGitProdiver', { applicationId: app.applicationId, customGitUrl: url, customGitBranch: 'main' });
     const { deploymentId } = await berth.ok('application.deploy', { applicationId: app.applicationId });
-    const deployment = await eventually('the deployment to end', async () => {
-      const found = await berth.ok('deployment.one', { deploymentId });
-      return ['done', 'error'].includes(found.status) ? found : null;
-    }, 90_000);
+    const deployment = await ended(berth, deploymentId);
     const { log } = await berth.ok('deployment.logs', { deploymentId });
     return { deployment, log: log as string, port };
   };

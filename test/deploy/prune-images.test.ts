@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
+import { ended } from '../support/deployments.ts';
 import { engine, eventually, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 
@@ -23,14 +24,7 @@ describe('pruning deployment images', () => {
     repo.remove();
   });
 
-  const ended = async (answer: Promise<{ deploymentId: string }>) => {
-    const { deploymentId } = await answer;
-    return eventually(`deployment ${deploymentId} to end`, async () => {
-      const found = await berth.ok('deployment.one', { deploymentId });
-      return ['done', 'error'].includes(found.status) ? found : null;
-    }, 90_000);
-  };
-  const deploy = () => ended(berth.ok('application.deploy', { applicationId }));
+  const deploy = async () => ended(berth, (await berth.ok('application.deploy', { applicationId })).deploymentId);
   const tagOf = (deploymentId: string) => `berth/${appName}:deploy-${deploymentId}`;
   /** Waits until the kept deployments are `ids`, then answers the images left. */
   const settled = async (ids: string[]) => {
@@ -49,7 +43,7 @@ describe('pruning deployment images', () => {
     repo.commit({ 'index.html': 'v2\n' });
     const d2 = await deploy();
     assert.deepEqual([d1.status, d2.status], ['done', 'done']);
-    const d3 = await ended(berth.ok('deployment.rollback', { deploymentId: d1.deploymentId }));
+    const d3 = await ended(berth, (await berth.ok('deployment.rollback', { deploymentId: d1.deploymentId })).deploymentId);
     assert.equal(d3.image, tagOf(d1.deploymentId));
     // d1 pruned; its image is what the kept rollback d3 runs.
     assert.deepEqual(await settled([d3.deploymentId, d2.deploymentId]), [tagOf(d1.deploymentId), tagOf(d2.deploymentId)].sort());

@@ -7,6 +7,7 @@ import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, httpBody, runningTasks, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
+import { ended } from '../support/deployments.ts';
 
 describe('deployments through the API on the real engine', () => {
   let berth: TestBerth;
@@ -28,16 +29,6 @@ describe('deployments through the API on the real engine', () => {
     return app as { applicationId: string; appName: string };
   }
 
-  /** Polls the deployment until it ends; answers it with every status it was seen in. */
-  async function ended(deploymentId: string) {
-    const seen: string[] = [];
-    const last = await eventually(`deployment ${deploymentId} to end`, async () => {
-      const deployment = await berth.ok('deployment.one', { deploymentId });
-      if (seen.at(-1) !== deployment.status) seen.push(deployment.status);
-      return ['done', 'error', 'cancelled'].includes(deployment.status) ? deployment : null;
-    }, 60_000);
-    return { ...last, seen };
-  }
 
   const status = async (applicationId: string) => (await berth.ok('application.one', { applicationId })).applicationStatus;
 
@@ -48,7 +39,7 @@ describe('deployments through the API on the real engine', () => {
 
     const queued = await berth.ok('application.deploy', { applicationId });
     assert.equal(queued.status, 'queued');
-    const deployment = await ended(queued.deploymentId);
+    const deployment = await ended(berth, queued.deploymentId);
     assert.equal(deployment.status, 'done', deployment.reason);
     assert.ok(deployment.startedAt && deployment.finishedAt && deployment.startedAt <= deployment.finishedAt);
     assert.equal(await eventually('an answer', () => httpBody(port)), 'berth-test httpd\n');
@@ -74,23 +65,23 @@ describe('deployments through the API on the real engine', () => {
     await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: repo.dir, customGitBranch: 'main', customGitBuildPath: null });
     try {
       repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'version 1\n' });
-      const first = await ended((await berth.ok('application.deploy', { applicationId })).deploymentId);
+      const first = await ended(berth, (await berth.ok('application.deploy', { applicationId })).deploymentId);
       assert.equal(first.status, 'done', first.reason);
       assert.equal(await eventually('version 1', async () => (await httpBody(port)) === 'version 1\n'), true);
 
       const second = repo.commit({ 'index.html': 'version 2\n' });
-      const v2 = await ended((await berth.ok('application.deploy', { applicationId })).deploymentId);
+      const v2 = await ended(berth, (await berth.ok('application.deploy', { applicationId })).deploymentId);
       assert.equal(v2.revision, second);
       assert.equal(await eventually('version 2', async () => (await httpBody(port)) === 'version 2\n'), true);
 
       repo.commit({ 'Containerfile': `${GOOD_CONTAINERFILE}COPY no-such-file /www/\n` });
-      const broken = await ended((await berth.ok('application.deploy', { applicationId })).deploymentId);
+      const broken = await ended(berth, (await berth.ok('application.deploy', { applicationId })).deploymentId);
       assert.equal(broken.status, 'error');
       assert.match((await berth.ok('deployment.logs', { deploymentId: broken.deploymentId })).log, /no-such-file/);
       assert.equal(await httpBody(port), 'version 2\n', 'the previous version still serves');
       assert.equal(await status(applicationId), 'error');
 
-      const rollback = await ended((await berth.ok('deployment.rollback', { deploymentId: first.deploymentId })).deploymentId);
+      const rollback = await ended(berth, (await berth.ok('deployment.rollback', { deploymentId: first.deploymentId })).deploymentId);
       assert.equal(rollback.status, 'done', rollback.reason);
       assert.doesNotMatch((await berth.ok('deployment.logs', { deploymentId: rollback.deploymentId })).log, /Step \d|Building/);
       assert.equal(await eventually('version 1 again', async () => (await httpBody(port)) === 'version 1\n'), true);

@@ -47,14 +47,3 @@ export async function served(port: number, path: string): Promise<string | null>
     return null;
   }
 }
-
-/** Polls the deployment until it ends; answers it with every status it was seen in. */
-export async function ended(berth: TestBerth, deploymentId: string) {
-  const seen: string[] = [];
-  const last = await eventually(`deployment ${deploymentId} to end`, async () => {
-    const deployment = await berth.ok('deployment.one', { deploymentId });
-    if (seen.at(-1) !== deployment.status) seen.push(deployment.status);
-    return ['done', 'error', 'cancelled'].includes(deployment.status) ? deployment : null;
-  }, 90_000);
-  return { ...last, seen };
-}

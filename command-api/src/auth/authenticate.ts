@@ -5,6 +5,7 @@ import { sessionAggregate, type Session } from '@berth/shared/domain/session/ses
 import { conflict, forbidden, unauthorized } from '@berth/shared/errors';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Actor } from '../context.ts';
+import { ReadModelMemo } from '../read-model-memo.ts';
 import { adminExists, isSetupToken } from './setup-token.ts';
 import { parseApiToken, sameHash, sha256, verifyLoginToken } from './tokens.ts';
 
@@ -19,7 +20,7 @@ const INVALID = 'Invalid or expired token';
  * Callers already found, per instance, kept while the read models stay the same (their version):
  * a revoked session, a deactivated account or new permissions move the version, and so are seen.
  */
-const found = new WeakMap<Infrastructure, Map<string, { version: number; expiresAt: number; actor: Actor }>>();
+const found = new WeakMap<Infrastructure, ReadModelMemo<{ expiresAt: number; actor: Actor }>>();
 const MAX_FOUND = 10_000;
 
 /**
@@ -36,11 +37,15 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
     return null;
   }
   if (!token) throw unauthorized('Missing Bearer token');
-  const version = infra.readStore.version();
   let callers = found.get(infra);
-  if (!callers) found.set(infra, (callers = new Map()));
-  const known = callers.get(token);
-  if (known && known.version === version && known.expiresAt > infra.clock.now().getTime()) return known.actor;
+  if (!callers) found.set(infra, (callers = new ReadModelMemo(infra.readStore, MAX_FOUND)));
+  const caller = await callers.get(token, () => findCaller(infra, token));
+  // A login token kept past its expiry is checked again, and refused.
+  return caller.expiresAt > infra.clock.now().getTime() ? caller.actor : (await findCaller(infra, token)).actor;
+}
+
+/** The account behind a valid, unrevoked token of an active account, and when the token expires. */
+async function findCaller(infra: Infrastructure, token: string): Promise<{ expiresAt: number; actor: Actor }> {
   const api = parseApiToken(token);
   const { accountId, sessionId, issuedAt, expiresAt } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
   const [account, session] = await Promise.all([
@@ -55,11 +60,7 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
     id: account.id, rol: account.rol, email: account.email, permissions: account.permissions,
     sessionId, sessionKind: api ? 'api' : 'login', signedInAt: issuedAt,
   };
-  if (version !== null) {
-    if (callers.size >= MAX_FOUND) callers.clear();
-    callers.set(token, { version, expiresAt, actor });
-  }
-  return actor;
+  return { expiresAt, actor };
 }
 
 async function checkApiToken(infra: Infrastructure, token: { sessionId: string; secret: string }) {

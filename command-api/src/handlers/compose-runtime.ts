@@ -5,31 +5,24 @@ import type { contract } from '@berth/shared/contract/index';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { composeAggregate, type Compose } from '@berth/shared/domain/compose/compose';
 import type { NewDeployment } from '@berth/shared/domain/deployment/deployment';
-import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { act, cleanQueues } from './application-runtime.ts';
-import { queueFor } from './deployment-queue.ts';
+import { mustHaveSource, queueFor, type SourceNeeds } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
 
 const compose = composeAggregate as AnyAggregate;
 
-/** What a deployment needs set before it can start: BAD_REQUEST naming the field. */
-function mustHaveSource(record: Compose): void {
-  const needed: Record<Compose['sourceType'], Array<keyof Compose>> = {
-    raw: ['composeFile'],
-    git: ['customGitUrl'],
-    forge: ['repository', 'owner'],
-  };
-  for (const field of needed[record.sourceType]) {
-    if (!record[field]) throw badRequest(field, `set the ${record.sourceType} source's ${field} before deploying`);
-  }
-}
+const COMPOSE_SOURCE: SourceNeeds<Compose> = {
+  raw: ['composeFile'],
+  git: ['customGitUrl'],
+  forge: ['repository', 'owner'],
+};
 
 type Request = Pick<NewDeployment, 'title' | 'trigger'> & { kind: 'deploy' | 'redeploy' };
 
 /** Queues a deployment of the compose service: answers the queued record. */
 export async function queueComposeDeployment(ctx: Context, composeId: string, request: Request) {
-  mustHaveSource(await ctx.mustLoad(composeAggregate, composeId, 'composeId'));
+  mustHaveSource(await ctx.mustLoad(composeAggregate, composeId, 'composeId'), COMPOSE_SOURCE);
   return queueFor(ctx, { applicationId: null, composeId }, { ...request, image: null, rollbackOf: null });
 }
 

@@ -11,24 +11,29 @@ import { streamName } from '@berth/shared/events/event';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 
-/** What a deployment of this application needs set before it can start: BAD_REQUEST naming the field. */
-export function mustHaveSource(application: Application): void {
-  const needed: Record<Application['sourceType'], Array<keyof Application>> = {
-    container: ['containerImage'],
-    git: ['customGitUrl'],
-    forge: ['repository', 'owner'],
-  };
-  for (const field of needed[application.sourceType]) {
-    if (!application[field]) throw badRequest(field, `set the ${application.sourceType} source's ${field} before deploying`);
+/** What a service's source needs set, per source type, before a deployment of it can start. */
+export type SourceNeeds<R extends { sourceType: string }> = Record<R['sourceType'], ReadonlyArray<keyof R & string>>;
+
+/** BAD_REQUEST naming the first field the service's source still lacks. */
+export function mustHaveSource<R extends { sourceType: string }>(record: R, needed: SourceNeeds<R>): void {
+  const type = record.sourceType as R['sourceType'];
+  for (const field of needed[type]) {
+    if (!record[field]) throw badRequest(field, `set the ${record.sourceType} source's ${field} before deploying`);
   }
 }
+
+const APPLICATION_SOURCE: SourceNeeds<Application> = {
+  container: ['containerImage'],
+  git: ['customGitUrl'],
+  forge: ['repository', 'owner'],
+};
 
 type Request = Pick<NewDeployment, 'kind' | 'title' | 'trigger' | 'image' | 'rollbackOf'>;
 
 /** Queues a deployment of the application: answers the queued record. */
 export async function queueDeployment(ctx: Context, applicationId: string, request: Request) {
   const application = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
-  if (request.kind !== 'rollback') mustHaveSource(application);
+  if (request.kind !== 'rollback') mustHaveSource(application, APPLICATION_SOURCE);
   return queueFor(ctx, { applicationId, composeId: null }, request);
 }
 

@@ -12,7 +12,7 @@ import { statusAfterDeployment, type DeploymentStep } from '@berth/shared/domain
 import type { Engine } from '@berth/shared/contract/databases';
 import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
-  deploymentAggregate, FINISHED, INTERRUPTED, serviceOf, type Deployment, type NewDeployment,
+  deploymentAggregate, FINISHED, INTERRUPTED, serviceFieldOf, serviceOf, type Deployment, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
@@ -169,12 +169,7 @@ export class Deployer {
    * the service itself uses them.
    */
   private async prune(deployment: Deployment, cause: RecordedEvent | null, appName: string): Promise<void> {
-    const serviceId = serviceOf(deployment);
-    const docs = [
-      ...await this.deps.readStore.find('deployment', 'applicationId', serviceId),
-      ...await this.deps.readStore.find('deployment', 'composeId', serviceId),
-      ...await this.deps.readStore.find('deployment', 'databaseId', serviceId),
-    ] as unknown as Deployment[];
+    const docs = await this.deps.readStore.find('deployment', serviceFieldOf(deployment), serviceOf(deployment)) as unknown as Deployment[];
     const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const pruned = finished.slice(this.deps.keep);
     for (const old of pruned) {

@@ -53,6 +53,11 @@ export const newDeployment = (given: NewDeployment): Deployment => ({
   ...given, databaseId: given.databaseId ?? null, databaseType: given.databaseType ?? null, status: 'queued', revision: null, reason: null, cancelRequested: false, statusBefore: null, startedAt: null, finishedAt: null,
 });
 
+type ServiceRef = Pick<NewDeployment, 'applicationId' | 'composeId' | 'databaseId'>;
+
+/** The field of a deployment that names its service. */
+export const serviceFieldOf = (deployment: ServiceRef): 'applicationId' | 'composeId' | 'databaseId' =>
+  deployment.applicationId ? 'applicationId' : deployment.composeId ? 'composeId' : 'databaseId';
+
 /** The service a deployment belongs to. */
-export const serviceOf = (deployment: Pick<NewDeployment, 'applicationId' | 'composeId' | 'databaseId'>): string =>
-  (deployment.applicationId ?? deployment.composeId ?? deployment.databaseId)!;
+export const serviceOf = (deployment: ServiceRef): string => deployment[serviceFieldOf(deployment)]!;
