@@ -47,7 +47,7 @@ async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () 
 export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: RunTrigger, at: Date): Promise<BackupRun> {
   const key = objectKey(plan, at);
   return recorded(plan, deps, { runId, kind: 'backup', trigger, key }, async () => {
-    const storage = deps.objectStorage(plan.bucket);
+    const storage = await deps.objectStorage(plan.bucket);
     const transfer = await dumpToBucket(plan, deps.exec, storage, key);
     const keep = plan.backup.keepLatest;
     if (!keep) return transfer;
@@ -58,6 +58,6 @@ export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: 
 
 /** Loads the object `key` into `database` of the plan's (target) database service. */
 export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: string, database: string): Promise<BackupRun> {
-  return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key }, () =>
-    bucketToRestore(plan, deps.exec, deps.objectStorage(plan.bucket), key, database));
+  return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key }, async () =>
+    bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database));
 }

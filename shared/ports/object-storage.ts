@@ -37,4 +37,5 @@ export interface ObjectStorage {
   remove(keys: readonly string[]): Promise<void>;
 }
 
-export type OpenObjectStorage = (address: BucketAddress) => ObjectStorage;
+/** Opens a bucket; the client is loaded at the first opening, so a Berth without backups never holds it. */
+export type OpenObjectStorage = (address: BucketAddress) => Promise<ObjectStorage>;

@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
-import { NatsBus } from '../adapters/bus/nats-bus.ts';
 import type { Bus } from '../ports/bus.ts';
-import { openS3Storage } from '../adapters/s3/object-storage.ts';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
 import { dockerDatabaseServices } from '../adapters/docker/database-services.ts';
 import type { DatabaseServices } from '../ports/database-services.ts';
@@ -21,10 +19,8 @@ import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { isScaledOut, type Config } from './config.ts';
 import type { Leases } from '../ports/lease.ts';
-import { NatsLeases } from '../adapters/nats/leases.ts';
 import type { Checkpoint } from '../ports/checkpoint.ts';
 import { fileCheckpoint } from '../adapters/file-checkpoint.ts';
-import { natsCheckpoint } from '../adapters/nats/kv-checkpoint.ts';
 import { join } from 'node:path';
 import { deriveKey, loadInstanceKey } from './keys.ts';
 import { openEventStore, openReadStore } from './stores.ts';
@@ -67,11 +63,13 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     throw error;
   });
   const { natsUrl } = config;
-  const bus = connectOnce<Bus>(() => natsUrl ? NatsBus.connect(natsUrl) : Promise.resolve(new MemoryBus()));
-  const leases = connectOnce<Leases | null>(() => natsUrl && isScaledOut(config)
-    ? NatsLeases.connect(natsUrl, { ttlMs: config.leaseTtlMs }) : Promise.resolve(null));
-  const relayCheckpoint = connectOnce<Checkpoint & { close?(): Promise<void> }>(() => natsUrl
-    ? natsCheckpoint(natsUrl, 'relay') : Promise.resolve(fileCheckpoint(join(config.dataDir, 'relay.checkpoint'))));
+  // The NATS and S3 clients are imported when first used: the embedded default never holds the first.
+  const bus = connectOnce<Bus>(async () => natsUrl
+    ? (await import('../adapters/bus/nats-bus.ts')).NatsBus.connect(natsUrl) : new MemoryBus());
+  const leases = connectOnce<Leases | null>(async () => natsUrl && isScaledOut(config)
+    ? (await import('../adapters/nats/leases.ts')).NatsLeases.connect(natsUrl, { ttlMs: config.leaseTtlMs }) : null);
+  const relayCheckpoint = connectOnce<Checkpoint & { close?(): Promise<void> }>(async () => natsUrl
+    ? (await import('../adapters/nats/kv-checkpoint.ts')).natsCheckpoint(natsUrl, 'relay') : fileCheckpoint(join(config.dataDir, 'relay.checkpoint')));
   const docker = dockerClient(config.engineSocket);
   return {
     config,
@@ -85,7 +83,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     clock,
     engine: dockerEngine(config.engineSocket),
     forge: restForge,
-    objectStorage: openS3Storage,
+    objectStorage: async (address) => (await import('../adapters/s3/object-storage.ts')).openS3Storage(address),
     taskExec: dockerTaskExec(docker),
     databaseServices: dockerDatabaseServices(docker),
     stacks: dockerStacks(docker),

@@ -14,12 +14,19 @@ const LIMIT = 4096;
 export class StateCache {
   private readonly entries = new Map<string, CachedState>();
 
+  /** A hit becomes the newest entry, so the streams in use stay while one-off ones (creations) go. */
   get(stream: string): CachedState | undefined {
-    return this.entries.get(stream);
+    const entry = this.entries.get(stream);
+    if (entry) {
+      this.entries.delete(stream);
+      this.entries.set(stream, entry);
+    }
+    return entry;
   }
 
   set(stream: string, entry: CachedState): void {
-    if (!this.entries.has(stream) && this.entries.size >= LIMIT) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.delete(stream);
+    if (this.entries.size >= LIMIT) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(stream, entry);
   }
 

@@ -1,8 +1,6 @@
 // Which event store and read store this process uses: the configured servers of the scaled-out
 // mode, else the embedded SQLite files of the data folder.
 import { join } from 'node:path';
-import { EventStoreDbEventStore } from '../adapters/eventstoredb/event-store.ts';
-import { MongoReadStore } from '../adapters/mongodb/read-store.ts';
 import { SqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { SqliteReadStore } from '../adapters/sqlite/read-store.ts';
 import type { EventStore } from '../ports/event-store.ts';
@@ -36,6 +34,8 @@ export async function connectWithBackoff<T>(what: string, config: Config, connec
 export async function openEventStore(config: Config): Promise<EventStore> {
   if (!config.eventStoreUrl) return new SqliteEventStore(join(config.dataDir, 'events.db'), { synchronous: config.sqliteSynchronous });
   const url = config.eventStoreUrl;
+  // The scaled-out clients are loaded only by the processes that use them.
+  const { EventStoreDbEventStore } = await import('../adapters/eventstoredb/event-store.ts');
   return connectWithBackoff(`the event store (EventStoreDB at ${redacted(url)})`, config, () => EventStoreDbEventStore.connect(url));
 }
 
@@ -46,6 +46,7 @@ export async function openReadStore(config: Config): Promise<ReadStore> {
     return new SqliteReadStore(join(config.dataDir, 'read-models.db'), { cache });
   }
   const url = config.mongoUrl;
+  const { MongoReadStore } = await import('../adapters/mongodb/read-store.ts');
   return connectWithBackoff(`the read store (MongoDB at ${redacted(url)})`, config, () => MongoReadStore.connect(url));
 }
 

@@ -5,8 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { configFrom } from '@berth/shared/runtime/config';
-import { launch } from '@berth/shared/runtime/launch';
 
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
@@ -17,6 +15,9 @@ const mode = process.argv[2];
 const port = Number(process.argv[3]);
 
 async function startBerth() {
+  // Imported here, so the ceiling's process holds none of Berth's code.
+  const { configFrom } = await import('@berth/shared/runtime/config');
+  const { launch } = await import('@berth/shared/runtime/launch');
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   // The operator's defaults (synchronous FULL unless BERTH_SQLITE_SYNCHRONOUS says otherwise).
   const config = configFrom(process.env, {

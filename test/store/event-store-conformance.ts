@@ -13,9 +13,9 @@ const event = (type = 'Happened', data: Record<string, unknown> = {}): NewEvent 
   data,
   metadata: { actorId: null, correlationId: newId(), causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
 });
-const events = (count: number, data: Record<string, unknown> = {}) =>
+export const events = (count: number, data: Record<string, unknown> = {}) =>
   Array.from({ length: count }, (_, i) => event('Happened', { ...data, i }));
-const stream = () => `conformance-${newId()}`;
+export const stream = () => `conformance-${newId()}`;
 
 /** Rejects with a WrongExpectedVersionError for `name`. */
 async function refused(promise: Promise<unknown>, name: string) {

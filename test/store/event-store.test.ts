@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import { SqliteEventStore } from '@berth/shared/adapters/sqlite/event-store';
-import { eventStoreConformance } from './event-store-conformance.ts';
+import { eventStoreConformance, events, stream } from './event-store-conformance.ts';
 
 const dirs: string[] = [];
 after(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
@@ -15,3 +16,28 @@ for (const synchronous of ['FULL', 'NORMAL'] as const) {
     return new SqliteEventStore(join(dir, 'events.db'), { synchronous });
   });
 }
+
+test('a subscriber reads every event in log order when two processes share the log file and their appends interleave', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-events-'));
+  dirs.push(dir);
+  const here = new SqliteEventStore(join(dir, 'events.db'));
+  const there = new SqliteEventStore(join(dir, 'events.db'));
+  try {
+    const appended: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const writer = i % 3 === 2 ? there : here;
+      appended.push((await writer.append(stream(), events(2), 'no_stream')).position);
+    }
+    const seen: number[] = [];
+    const subscription = here.subscribe(0, async (batch) => { seen.push(...batch.map((event) => event.position)); });
+    const head = Math.max(...appended);
+    while (!seen.includes(head)) await new Promise((resolve) => setTimeout(resolve, 10));
+    await subscription.stop();
+    assert.deepEqual(seen, Array.from({ length: head }, (_, i) => i + 1));
+    assert.deepEqual((await here.readAll(0, 100)).map((event) => event.position), seen);
+    assert.deepEqual((await here.readAll(3, 4)).map((event) => event.position), [4, 5, 6, 7]);
+  } finally {
+    await here.close();
+    await there.close();
+  }
+});

@@ -20,7 +20,7 @@ const FIELD_OF: Record<string, string> = {
 const testConnection: Handler<{ endpoint: string; region: string; bucket: string; accessKey: string; secretAccessKey: string }> =
   async (input, ctx) => {
     try {
-      await ctx.infra.objectStorage(input).check();
+      await (await ctx.infra.objectStorage(input)).check();
     } catch (error) {
       if (!(error instanceof ObjectStorageError)) throw error;
       throw badRequest(FIELD_OF[error.code] ?? 'endpoint', error.message);

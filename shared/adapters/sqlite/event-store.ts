@@ -6,6 +6,7 @@ import {
   WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
 } from '../../ports/event-store.ts';
 import { Signal } from '../signal.ts';
+import { RecentEvents } from './recent-events.ts';
 import { supervise } from '../supervised.ts';
 
 interface Row {
@@ -50,6 +51,14 @@ const CONDITIONS: Record<(typeof FILTER_FIELDS)[number], string> = {
   to: "json_extract(metadata, '$.occurredAt') < @to",
 };
 
+/** An append's events as the log now holds them: the last of them is at the result's revision and position. */
+const recorded = (append: PendingAppend, result: AppendResult): RecordedEvent[] => {
+  const first = append.events.length - 1;
+  return append.events.map((event, i) => upcast({
+    ...event, stream: append.stream, revision: result.revision - first + i, position: result.position - first + i,
+  }));
+};
+
 const matches = (expected: ExpectedRevision, current: number) =>
   expected === 'any' || (expected === 'no_stream' ? current === -1 : expected === current);
 
@@ -61,6 +70,7 @@ const matches = (expected: ExpectedRevision, current: number) =>
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new Signal();
+  private readonly recent = new RecentEvents();
   private pending: PendingAppend[] = [];
   private readonly statements;
   /** Filtered reads, one prepared statement per combination of filter fields. */
@@ -139,11 +149,14 @@ export class SqliteEventStore implements EventStore {
       for (const append of batch) append.reject(error);
       return;
     }
+    const committed: RecordedEvent[] = [];
     batch.forEach((append, i) => {
       const result = results[i]!;
-      if (result instanceof Error) append.reject(result);
-      else append.resolve(result);
+      if (result instanceof Error) return append.reject(result);
+      committed.push(...recorded(append, result));
+      append.resolve(result);
     });
+    this.recent.add(committed);
     this.appended.notify();
   }
 
@@ -153,7 +166,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(after: number, limit: number): Promise<readonly RecordedEvent[]> {
-    return this.statements.after.all(after, limit).map(toEvent);
+    return this.recent.after(after, limit) ?? this.statements.after.all(after, limit).map(toEvent);
   }
 
   async readFiltered(filter: EventFilter, after: number, limit: number): Promise<readonly RecordedEvent[]> {

@@ -50,15 +50,16 @@ export class SqliteReadStore implements ReadStore {
       minCheckpoint: this.db.prepare<[], { position: number | null; count: number }>(
         'SELECT MIN(position) AS position, COUNT(*) AS count FROM checkpoints'),
       allCheckpoints: this.db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints'),
-      setCheckpoint: this.db.prepare(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT DO UPDATE SET position = MAX(position, excluded.position)'),
+      // One statement for every name: a batch moves all of a runner's checkpoints together.
+      setCheckpoints: this.db.prepare<[number, string]>(`INSERT INTO checkpoints (name, position) SELECT value, ? FROM json_each(?) WHERE true
+        ON CONFLICT DO UPDATE SET position = MAX(position, excluded.position)`),
     };
     this.writeBatch = this.db.transaction((checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => {
       for (const write of writes) {
         if (write.doc === null) this.statements.delete.run(write.collection, write.id);
         else this.statements.put.run(write.collection, write.id, JSON.stringify(write.doc));
       }
-      for (const name of checkpoints) this.statements.setCheckpoint.run(name, position);
+      if (checkpoints.length > 0) this.statements.setCheckpoints.run(position, JSON.stringify(checkpoints));
     });
   }
 
@@ -179,6 +180,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async checkpoints(): Promise<Map<string, number>> {
+    // The sole writer knows what it committed.
+    if (this.cache && this.committedCheckpoints.size > 0) return new Map(this.committedCheckpoints);
     return new Map(this.statements.allCheckpoints.all().map((row) => [row.name, row.position]));
   }
 
