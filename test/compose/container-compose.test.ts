@@ -55,6 +55,31 @@ describe('container-compose on the real engine', () => {
     assert.equal(docker('network', 'ls', '-q', '--filter', `label=com.docker.compose.project=${appName}`), '');
   });
 
+  it("brings the project up with the service's own command in place of the default one, and says so in the log", async () => {
+    const port = await freePort();
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'web only', projectId, composeType: 'container-compose' });
+    projects.push(appName);
+    await berth.ok('compose.update', { composeId, composeFile: TWO_SERVICES, env: `PORT=${port}`, command: 'up -d web' });
+    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployment.status, 'done', deployment.reason);
+    const running = containers(appName);
+    assert.equal(running.length, 1);
+    assert.equal(docker('inspect', '-f', '{{index .Config.Labels "com.docker.compose.service"}}', running[0]!), 'web');
+    assert.match((await berth.ok('deployment.logs', { deploymentId: deployment.deploymentId })).log, /the service's command: up -d web/);
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
+  });
+
+  it('fails a deployment whose command is a whole command line, saying what the command holds, and starts nothing', async () => {
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'whole line', projectId, composeType: 'container-compose' });
+    projects.push(appName);
+    await berth.ok('compose.update', { composeId, composeFile: TWO_SERVICES, env: 'PORT=0', command: 'docker compose up -d' });
+    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployment.status, 'error');
+    assert.match(deployment.reason, /compose tool's arguments \(for example "up -d web"\), not a whole command line/);
+    assert.deepEqual(containers(appName, true), []);
+  });
+
   it('fails a deployment naming the compose tool when it is not installed', async () => {
     await assert.rejects(composeTool(async () => false), /compose tool \(docker compose or docker-compose\).*not installed/);
   });

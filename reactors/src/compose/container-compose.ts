@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
-import { envMap } from '@berth/shared/domain/compose/values';
+import { envMap, words } from '@berth/shared/domain/compose/values';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
@@ -32,8 +32,27 @@ async function compose(deps: ComposeDeps, record: Compose, file: string, args: s
   return runTool(command!, [...prefix, '-p', record.appName, '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
 }
 
+/** What a deploy asks of the compose tool when the service has no `command` of its own. */
+const UP = ['up', '-d', '--build', '--remove-orphans'];
+const WHOLE_COMMAND_LINE = /^(docker|docker-compose)$/;
+
+/**
+ * The tool's arguments for a deploy: the service's `command` (the words after `-p <appName> -f
+ * <file>`, which Berth always passes so that stop and delete find the project), else `UP`.
+ */
+export function deployArguments(command: string): string[] {
+  const given = words(command);
+  if (given.length === 0) return UP;
+  if (WHOLE_COMMAND_LINE.test(given[0]!)) {
+    throw new DeploymentFailure(`The service's command holds the compose tool's arguments (for example "up -d web"), not a whole command line: "${command}"`);
+  }
+  return given;
+}
+
 export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
-  await compose(deps, work.compose, fetched.file, ['up', '-d', '--build', '--remove-orphans'], work);
+  const args = deployArguments(work.compose.command);
+  if (args !== UP) work.log(`Running the compose tool with the service's command: ${args.join(' ')}`);
+  await compose(deps, work.compose, fetched.file, args, work);
   return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };
 }
 

@@ -13,6 +13,9 @@ export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
     const fetched = await fetchComposeFile(deps, work.compose, work);
     work.signal.throwIfAborted();
     work.log(`Bringing up ${work.compose.appName} as a ${work.compose.composeType}`);
+    if (work.compose.composeType === 'stack' && work.compose.command.trim()) {
+      work.log("The service's command is not used: a stack is deployed through the orchestrator's API, not a command");
+    }
     return work.compose.composeType === 'stack' ? deployStack(deps, work, fetched) : composeUp(deps, work, fetched);
   };
 }
