@@ -1,7 +1,7 @@
 // The reactors role: the durable bus consumers that do the runtime work and report it.
 import { deploymentLogsOf } from '@berth/shared/adapters/deployment-logs';
 import type { Consumer } from '@berth/shared/ports/bus';
-import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { waitedFor, type Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { runLeased } from '@berth/shared/runtime/leased';
 import type { RunningRole } from '@berth/shared/runtime/role';
 import { applicationActions } from './deployer/application-actions.ts';
@@ -23,7 +23,7 @@ import { scheduledBackups } from './backups/tick.ts';
  * per-service order, the per-stream order of every reactor and the backup schedule each assume it.
  */
 export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { readonly deployer: Deployer }> {
-  const bus = await infra.bus();
+  const bus = await waitedFor(infra, 'the bus', infra.bus);
   const compose = work.compose ?? composeWorkOf(infra);
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,

@@ -23,7 +23,7 @@ import type { Checkpoint } from '../ports/checkpoint.ts';
 import { fileCheckpoint } from '../adapters/file-checkpoint.ts';
 import { join } from 'node:path';
 import { deriveKey, loadInstanceKey } from './keys.ts';
-import { openEventStore, openReadStore } from './stores.ts';
+import { connectWithBackoff, openEventStore, openReadStore } from './stores.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
 export interface Infrastructure {
@@ -96,6 +96,13 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     },
   };
 }
+
+/**
+ * What a role needs from NATS before it can work, waited for while NATS cannot be reached (it may
+ * be starting beside this process), within the configured bound; a check (`/ready`) asks without it.
+ */
+export const waitedFor = <T>(infra: Infrastructure, what: string, get: () => Promise<T>): Promise<T> =>
+  connectWithBackoff(`${what} (NATS)`, infra.config, get);
 
 /**
  * Connects on first use and keeps the connection; a failed attempt is forgotten, so the next use

@@ -2,7 +2,8 @@
 // event subject; each consumer is a durable pull consumer with explicit acks. Publishing uses the
 // event id as message id, so the stream drops a re-published event within its duplicate window.
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { natsConnection } from '../nats/connection.ts';
 import type { RecordedEvent } from '../../events/event.ts';
 import { upcast } from '../../events/catalogue.ts';
 import { backoffFor, SUBJECT_ROOT, subjectOf, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
@@ -31,7 +32,7 @@ export class NatsBus implements Bus {
   }
 
   static async connect(servers: string, options: { name?: string } = {}): Promise<NatsBus> {
-    const connection = await connect({ servers: servers.split(','), name: options.name ?? 'berth', maxReconnectAttempts: -1 });
+    const connection = await natsConnection(servers, options.name ?? 'berth');
     const manager = await jetstreamManager(connection);
     const config = { subjects: [`${SUBJECT_ROOT}.>`], duplicate_window: DUPLICATE_WINDOW_MS * NANOS_PER_MS };
     try {

@@ -1,13 +1,13 @@
 // A checkpoint in a NATS key-value bucket, for the scaled-out mode: the relay and the API
 // processes that report its lag may run on different machines, and all of them reach NATS.
 import { Kvm } from '@nats-io/kv';
-import { connect } from '@nats-io/transport-node';
+import { natsConnection } from './connection.ts';
 import type { Checkpoint } from '../../ports/checkpoint.ts';
 
 const BUCKET = 'berth_checkpoints';
 
 export async function natsCheckpoint(servers: string, name: string): Promise<Checkpoint & { close(): Promise<void> }> {
-  const connection = await connect({ servers: servers.split(','), name: `berth-checkpoint-${name}`, maxReconnectAttempts: -1 });
+  const connection = await natsConnection(servers, `berth-checkpoint-${name}`);
   const kv = await new Kvm(connection).create(BUCKET, { history: 1 });
   return {
     async read() {

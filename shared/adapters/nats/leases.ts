@@ -3,7 +3,8 @@
 // written (refused if anyone else wrote since). A holder that cannot renew for half the time to
 // live stops its work, so it has stopped well before the key expires and another can take it.
 import { Kvm, type KV } from '@nats-io/kv';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { natsConnection } from './connection.ts';
 import { randomUUID } from 'node:crypto';
 import type { Lease, LeasedWork, Leases } from '../../ports/lease.ts';
 import { Signal } from '../signal.ts';
@@ -22,7 +23,7 @@ export class NatsLeases implements Leases {
 
   static async connect(servers: string, options: { ttlMs?: number } = {}): Promise<NatsLeases> {
     const ttlMs = options.ttlMs ?? 10_000;
-    const connection = await connect({ servers: servers.split(','), name: 'berth-leases', maxReconnectAttempts: -1 });
+    const connection = await natsConnection(servers, 'berth-leases');
     const kv = await new Kvm(connection).create(BUCKET, { ttl: ttlMs, history: 1 });
     return new NatsLeases(connection, kv, ttlMs);
   }
