@@ -2,7 +2,7 @@
 // certificate. The proxy itself cannot run here: the file is checked against the structure of its
 // documented dynamic configuration (the same check updateProxyConfig applies).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { test } from 'node:test';
 import { htpasswdMatches } from '@berth/shared/crypto/htpasswd';
 import { parse } from 'yaml';
@@ -54,4 +54,24 @@ test('a router the user wrote survives a later redirect change and gets Berth\'s
   assert.deepEqual(file.http.routers.shop.middlewares, ['my-headers', `${app.appName}-redirect-1`, `${app.appName}-auth`]);
   assert.ok(file.http.middlewares['my-headers'].headers);
   assert.equal(file.http.middlewares[`${app.appName}-redirect-2`], undefined, 'the removed redirect is gone');
+});
+
+test('rewriting an application whose records did not change leaves its file untouched; a new password changes only that user\'s entry', async () => {
+  const path = proxyFilePath(d.deps.settings.proxyDir, app.appName);
+  await writeApplicationProxy(d.deps, { ...app, proxyConfig: null });
+  const before = readFileSync(path, 'utf8');
+  const written = statSync(path);
+  await writeApplicationProxy(d.deps, { ...app, proxyConfig: null });
+  assert.equal(readFileSync(path, 'utf8'), before);
+  assert.equal(statSync(path).ino, written.ino, 'the file was not replaced');
+
+  const [alice, bob] = d.securities.get(app.applicationId)!;
+  d.securities.set(app.applicationId, [alice!, { ...bob!, password: d.deps.secrets.seal('a new password') }]);
+  await writeApplicationProxy(d.deps, { ...app, proxyConfig: null });
+  const users = (file: string): string[] => parse(file).http.middlewares[`${app.appName}-auth`].basicAuth.users;
+  const [aliceBefore, bobBefore] = users(before);
+  const [aliceAfter, bobAfter] = users(readFileSync(path, 'utf8'));
+  assert.equal(aliceAfter, aliceBefore);
+  assert.notEqual(bobAfter, bobBefore);
+  assert.ok(htpasswdMatches(bobAfter!, 'a new password'));
 });
