@@ -10,6 +10,7 @@ import { engineWorkOf, type EngineWork } from './deployer/engine.ts';
 import { composeRuntime, composeWorkOf } from './compose/engine.ts';
 import { composeServices } from './compose/services.ts';
 import { databaseServices } from './databases/services.ts';
+import { databaseActions } from './databases/actions.ts';
 import { runReactor } from './runtime/reactor.ts';
 import { proxyReactor } from './proxy/reactor.ts';
 import { reporter } from './runtime/report.ts';
@@ -42,7 +43,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       await deployer.recover();
       const consumers: Consumer[] = [];
       for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
-        composeRuntime(deps, deployer, compose.actions), proxyReactor(infra), notifier(infra)]) {
+        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }

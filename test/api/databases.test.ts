@@ -12,7 +12,8 @@ describe('database operations', () => {
   let projectId: string;
   let port = 15000;
   before(async () => {
-    berth = await startBerth();
+    // With the reactors: start, stop and reload are theirs to do, and their refusals carry the engine's reason.
+    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'data' }));
   });
   after(() => berth.stop());
@@ -146,13 +147,21 @@ describe('database operations', () => {
 
       it('answers start, stop, deploy and reload with NOT_FOUND for an unknown id, and CONFLICT with the reason when it cannot run', async () => {
         const created = await create();
-        for (const procedure of ['start', 'stop', 'deploy', 'reload']) {
+        const statusNow = async () => (await berth.ok(`${engine}.one`, { [idField]: created[idField] })).applicationStatus;
+        for (const procedure of ['start', 'stop', 'reload', 'deploy']) {
           const extra = procedure === 'reload' ? { appName: created.appName } : {};
           await berth.refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
-          // Never deployed (start, stop, reload), or its default image cannot be pulled here (deploy).
           const answer = await berth.call(`${engine}.${procedure}`, { [idField]: created[idField], ...extra });
           assert.equal(answer.status, 409, JSON.stringify(answer.body));
-          assert.equal((await berth.ok(`${engine}.one`, { [idField]: created[idField] })).applicationStatus, 'error');
+          if (procedure === 'deploy') {
+            // Its default image cannot be pulled here: the deployment fails, and so does the service.
+            assert.equal(await statusNow(), 'error');
+          } else {
+            // Never deployed: the engine has no such service. A failed start or stop leaves the
+            // status as it was; a failed reload is an error (behaviour.md's status machine).
+            assert.match(answer.body.message, new RegExp(`Could not ${procedure} ${created.appName}: ${created.appName} is not deployed`));
+            assert.equal(await statusNow(), procedure === 'reload' ? 'error' : 'idle');
+          }
         }
       });
     });

@@ -1,43 +1,22 @@
 // Deploy, start, stop and reload of a database service: each answers once the engine has done it
 // and the database accepts connections (bounded wait), moving the status as behaviour.md says.
 // A deploy is a deployment like an application's (recorded, queued, logged, run by the deployer);
-// start, stop and reload act on the service that deployment made.
+// start, stop and reload are asked of the reactors, as an application's are, and act on the
+// service that deployment made.
 import type { Engine } from '@berth/shared/contract/databases';
 import type { Status } from '@berth/shared/contract/schema';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
-import { conflict, DomainError } from '@berth/shared/errors';
-import { untilReady } from '@berth/shared/databases/runtime';
+import { conflict } from '@berth/shared/errors';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Context } from '../context.ts';
-import type { Handler } from './kit.ts';
 import { queueFor, waitForEvent } from './deployment-queue.ts';
+import { act } from './application-runtime.ts';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
-
-  const setStatus = async (ctx: Context, id: string, applicationStatus: Status) =>
-    (await ctx.execute(aggregate, id, { type: 'ChangeDatabaseStatus', data: { [idField]: id, applicationStatus } })).after as Database;
-
-  /** Runs `work` with the status at `running`, then `done`, or `error` and a CONFLICT with the reason. */
-  const acting = (work: (ctx: Context, database: Database) => Promise<void>, after: Status = 'done'): Handler<Record<string, unknown>> =>
-    async (input, ctx) => {
-      const id = String(input[idField]);
-      const database = await ctx.mustLoad(aggregate, id, idField) as Database;
-      await setStatus(ctx, id, 'running');
-      try {
-        await work(ctx, database);
-      } catch (error) {
-        await setStatus(ctx, id, 'error');
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new DomainError('CONFLICT', `${database.appName}: ${reason}`);
-      }
-      return ctx.view(aggregate, await setStatus(ctx, id, after));
-    };
-
-  const mustExist = (found: boolean, database: Database) => {
-    if (!found) throw new Error(`${database.appName} is not deployed`);
-  };
+  const anyAggregate = aggregate as AnyAggregate;
 
   return {
     // Through the deployer, like every deployment: recorded, queued, logged; answered when it ended.
@@ -59,17 +38,8 @@ export function databaseRuntime(engine: Engine) {
       if (deployment?.status !== 'done') throw conflict(`${database.appName}: ${deployment?.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },
-    start: acting(async (ctx, database) => {
-      mustExist(await ctx.infra.databaseServices.scale(database.appName, 1), database);
-      await untilReady(ctx.infra, engine, database);
-    }),
-    stop: acting(async (ctx, database) => {
-      mustExist(await ctx.infra.databaseServices.scale(database.appName, 0), database);
-    }, 'idle'),
-    reload: acting(async (ctx, database) => {
-      const generation = await ctx.infra.databaseServices.restart(database.appName);
-      mustExist(generation !== null, database);
-      await untilReady(ctx.infra, engine, database, undefined, generation!);
-    }),
+    start: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'start', String(input[idField]), ctx),
+    stop: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'stop', String(input[idField]), ctx),
+    reload: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'reload', String(input[idField]), ctx),
   };
 }

@@ -4,7 +4,7 @@ import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
-import { statusAfterAction, statusAfterDeployment, type Action, type DeploymentStep } from './status.ts';
+import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from './status.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -64,8 +64,7 @@ function change(type: ChangeEventType, state: Application | null, patch: Partial
 
 function actionOutcome(state: Application | null, data: ActionRequest & { reason: string | null }): ApplicationEvent[] {
   if (state === null) return [];
-  const { reason, ...request } = data;
-  const applicationStatus = statusAfterAction(request.action, reason === null) ?? state.applicationStatus;
+  const { request, reason, status: applicationStatus } = settleAction(data, state.applicationStatus);
   return reason === null
     ? [{ type: 'ApplicationActionSucceeded', data: { ...request, applicationStatus } }]
     : [{ type: 'ApplicationActionFailed', data: { ...request, reason, applicationStatus } }];

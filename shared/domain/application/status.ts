@@ -17,6 +17,15 @@ export function statusAfterDeployment(step: DeploymentStep, statusBefore: Status
   }
 }
 
+/**
+ * An action's reported outcome, settled: the request it answers, whether it succeeded, and the
+ * status the service is left with (`current` when the action does not move it).
+ */
+export function settleAction<R extends { action: Action }>(outcome: R & { reason: string | null }, current: Status) {
+  const { reason, ...request } = outcome;
+  return { request, reason, status: statusAfterAction(outcome.action, reason === null) ?? current };
+}
+
 /** After an action on the engine: succeeded, or failed (with the engine's reason). */
 export function statusAfterAction(action: Action, succeeded: boolean): Status | null {
   switch (action) {

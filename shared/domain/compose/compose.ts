@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
-import { statusAfterAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
+import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -89,8 +89,7 @@ function randomize(compose: Compose, suffix: string): ComposeEvent[] {
 
 function actionOutcome(state: Compose | null, data: ActionRequest & { reason: string | null }): ComposeEvent[] {
   if (state === null) return []; // deleted meanwhile
-  const { reason, ...request } = data;
-  const composeStatus = statusAfterAction(request.action, reason === null) ?? state.composeStatus;
+  const { request, reason, status: composeStatus } = settleAction(data, state.composeStatus);
   return reason === null
     ? [{ type: 'ComposeActionSucceeded', data: { ...request, composeStatus } }]
     : [{ type: 'ComposeActionFailed', data: { ...request, reason, composeStatus } }];

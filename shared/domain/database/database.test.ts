@@ -60,4 +60,29 @@ describe('database decider (one factory for every engine)', () => {
       .given([{ type: 'DbepsilonCreated', data: epsilon }, { type: 'DbepsilonRemoved', data: { dbepsilonId: 'e1' } }])
       .when({ type: 'UpdateDatabase', data: { dbepsilonId: 'e1', name: 'x' } }).thenFails('NOT_FOUND', 'dbepsilonId');
   });
+
+  it('asks the reactors for start, stop and reload of an existing database only', () => {
+    const request = { dbgammaId: 'g1', action: 'stop', requestId: 'r1' } as const;
+    specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: gamma }])
+      .when({ type: 'RequestAction', data: request }).then([{ type: 'DbgammaActionRequested', data: request }]);
+    specOf(databaseAggregates.dbgamma).given([])
+      .when({ type: 'RequestAction', data: request }).thenFails('NOT_FOUND', 'dbgammaId');
+  });
+
+  it('moves the status by the outcome: a stop to idle, a start to done, a failed reload to error, a failed start not at all', () => {
+    const given = specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: { ...gamma, applicationStatus: 'done' } }]);
+    const outcome = (action: 'start' | 'stop' | 'reload', reason: string | null) =>
+      ({ type: 'RecordActionOutcome', data: { dbgammaId: 'g1', action, requestId: 'r1', reason } }) as const;
+    given.when(outcome('stop', null)).then([{ type: 'DbgammaActionSucceeded', data: { dbgammaId: 'g1', action: 'stop', requestId: 'r1', applicationStatus: 'idle' } }]);
+    given.when(outcome('start', null)).then([{ type: 'DbgammaActionSucceeded', data: { dbgammaId: 'g1', action: 'start', requestId: 'r1', applicationStatus: 'done' } }]);
+    given.when(outcome('reload', 'not ready')).then([{
+      type: 'DbgammaActionFailed', data: { dbgammaId: 'g1', action: 'reload', requestId: 'r1', reason: 'not ready', applicationStatus: 'error' },
+    }]);
+    given.when(outcome('start', 'no such service')).then([{
+      type: 'DbgammaActionFailed', data: { dbgammaId: 'g1', action: 'start', requestId: 'r1', reason: 'no such service', applicationStatus: 'done' },
+    }]);
+    // Removed while the engine was at it: nothing to record.
+    specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: gamma }, { type: 'DbgammaRemoved', data: { dbgammaId: 'g1' } }])
+      .when(outcome('stop', null)).then([]);
+  });
 });

@@ -6,6 +6,7 @@ import type { Sealed } from '../../crypto/secrets.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { settleAction, type Action } from '../application/status.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
 /** The record's id under its engine's id field (`dbalphaId`, ...). */
@@ -43,7 +44,12 @@ export type DatabaseCommand =
   | { type: 'CreateDatabase'; data: Database }
   | { type: 'UpdateDatabase'; data: DatabasePatch }
   | { type: 'ChangeDatabaseStatus'; data: DatabaseKey & { applicationStatus: Status } }
-  | { type: 'RemoveDatabase'; data: DatabaseKey };
+  | { type: 'RemoveDatabase'; data: DatabaseKey }
+  /** start, stop, reload: asked of the reactors, which report the outcome. */
+  | { type: 'RequestAction'; data: ActionRequest }
+  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } };
+
+type ActionRequest = DatabaseKey & { action: Action; requestId: string };
 
 /** Event types name their engine (`DbalphaCreated`), so the log and the bus say what changed. */
 type EventOf<K extends string, D> = { type: `${Capitalize<Engine>}${K}`; data: D };
@@ -51,21 +57,29 @@ export type DatabaseEvent =
   | EventOf<'Created', Database>
   | EventOf<'Updated', DatabasePatch>
   | EventOf<'StatusChanged', DatabaseKey & { applicationStatus: Status }>
-  | EventOf<'Removed', DatabaseKey>;
+  | EventOf<'Removed', DatabaseKey>
+  | EventOf<'ActionRequested', ActionRequest>
+  | EventOf<'ActionSucceeded', ActionRequest & { applicationStatus: Status }>
+  | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status }>;
 
 export type DatabaseAggregate = Aggregate<Database, DatabaseCommand, DatabaseEvent>;
 
 export const idFieldOf = (engine: Engine): DatabaseIdField => `${engine}Id`;
 
+/** An engine's event type: `eventTypeOf('dbalpha', 'Created')` is `DbalphaCreated`. */
+export const eventTypeOf = <K extends string>(engine: Engine, kind: K) =>
+  `${engine.charAt(0).toUpperCase()}${engine.slice(1)}${kind}` as `${Capitalize<Engine>}${K}`;
+
 export function databaseAggregate(engine: Engine): DatabaseAggregate {
   const idField = idFieldOf(engine);
   const label = `${engine} database`;
-  const prefix = (engine.charAt(0).toUpperCase() + engine.slice(1)) as Capitalize<Engine>;
+  const type = <K extends string>(kind: K) => eventTypeOf(engine, kind);
   const types = {
-    created: `${prefix}Created`, updated: `${prefix}Updated`, statusChanged: `${prefix}StatusChanged`, removed: `${prefix}Removed`,
+    created: type('Created'), updated: type('Updated'), statusChanged: type('StatusChanged'), removed: type('Removed'),
+    actionRequested: type('ActionRequested'), actionSucceeded: type('ActionSucceeded'), actionFailed: type('ActionFailed'),
   } as const;
   const is = <K extends string>(kind: K) =>
-    (event: DatabaseEvent): event is Extract<DatabaseEvent, EventOf<K, unknown>> => event.type === `${prefix}${kind}`;
+    (event: DatabaseEvent): event is Extract<DatabaseEvent, EventOf<K, unknown>> => (event.type as string) === type(kind);
   const idOf = (record: DatabaseKey) => record[idField] ?? '';
 
   return {
@@ -76,6 +90,8 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
       if (is('Created')(event)) return { ...event.data };
       if (is('Updated')(event) || is('StatusChanged')(event)) return state && { ...state, ...event.data };
       if (is('Removed')(event)) return null;
+      if (is('ActionRequested')(event)) return state;
+      if (is('ActionSucceeded')(event) || is('ActionFailed')(event)) return state && { ...state, applicationStatus: event.data.applicationStatus };
       return exhaustive(event);
     },
     decide(command, state) {
@@ -95,6 +111,16 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
         case 'RemoveDatabase':
           mustExist(state, idField, label);
           return [{ type: types.removed, data: command.data }];
+        case 'RequestAction':
+          mustExist(state, idField, label);
+          return [{ type: types.actionRequested, data: command.data }];
+        case 'RecordActionOutcome': {
+          if (state === null) return []; // removed meanwhile
+          const { request, reason, status: applicationStatus } = settleAction(command.data, state.applicationStatus);
+          return reason === null
+            ? [{ type: types.actionSucceeded, data: { ...request, applicationStatus } }]
+            : [{ type: types.actionFailed, data: { ...request, reason, applicationStatus } }];
+        }
         default: return exhaustive(command);
       }
     },
