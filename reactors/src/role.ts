@@ -17,6 +17,7 @@ import { reporter } from './runtime/report.ts';
 import { notifier } from './notifications/notifier.ts';
 import { BackupScheduler } from './backups/scheduler.ts';
 import { scheduledBackups } from './backups/tick.ts';
+import { requestedRuns } from './backups/requested.ts';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
@@ -43,7 +44,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       await deployer.recover();
       const consumers: Consumer[] = [];
       for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
-        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), proxyReactor(infra), notifier(infra)]) {
+        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }

@@ -40,7 +40,8 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
   let destinationId: string;
   const services: string[] = [];
   before(async () => {
-    [berth, s3] = await Promise.all([startBerth(), startS3(['backups'])]);
+    // With the reactors: backups and restores are theirs to run.
+    [berth, s3] = await Promise.all([startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 300_000 } }), startS3(['backups'])]);
     projectId = (await berth.ok('project.create', { name: 'restore' })).projectId;
     destinationId = (await berth.ok('destination.create', { name: 'local', ...s3.destination('backups') })).destinationId;
   });
@@ -67,7 +68,7 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
       await client(kind, CLIENTS[kind].write, use(source.port));
 
       const { backupId } = await berth.ok('backup.create', {
-        schedule: '0 3 * * *', prefix: `${kind}/nightly`, destinationId, database: 'app', databaseType: kind, [`${kind}Id`]: source.id,
+        schedule: '0 3 29 2 *', prefix: `${kind}/nightly`, destinationId, database: 'app', databaseType: kind, [`${kind}Id`]: source.id,
       });
       const run = await berth.ok(`backup.manualBackup${kind.charAt(0).toUpperCase()}${kind.slice(1)}`, { backupId });
       assert.equal(run.status, 'done', run.error);
@@ -96,7 +97,7 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
   it('refuses a restore into a database of another kind, naming the field, appending nothing', async () => {
     const created = await berth.ok('dbgamma.create', { name: 'pg-other', appName: 'pg-other', projectId, ...databaseCredentials('dbgamma') });
     const { backupId } = await berth.ok('backup.create', {
-      schedule: '0 3 * * *', prefix: 'other', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: created.dbgammaId,
+      schedule: '0 3 29 2 *', prefix: 'other', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: created.dbgammaId,
     });
     await berth.refused('backup.restore', { backupId, dbalphaId: 'x' }, 400, 'dbalphaId');
     await berth.refused('backup.restore', { backupId }, 400, 'key');
@@ -106,7 +107,7 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
   it('records a failed run, with the reason, for a database that is not running', async () => {
     const created = await berth.ok('dbgamma.create', { name: 'pg-stopped', appName: 'pg-stopped', projectId, ...databaseCredentials('dbgamma', { password: PASSWORD }) });
     const { backupId } = await berth.ok('backup.create', {
-      schedule: '0 3 * * *', prefix: 'stopped', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: created.dbgammaId,
+      schedule: '0 3 29 2 *', prefix: 'stopped', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: created.dbgammaId,
     });
     const run = await berth.ok('backup.manualBackupDbgamma', { backupId });
     assert.equal(run.status, 'error');

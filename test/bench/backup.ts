@@ -28,7 +28,8 @@ async function bareDump(containerId: string, file: string): Promise<number> {
 }
 
 export async function benchBackup(): Promise<{ ratio: number; berthMs: number; bareMs: number; dumpMb: number; databaseMb: number; rssGrowthMb: number }> {
-  const [berth, s3] = await Promise.all([startBerth(), startS3(['bench'])]);
+  // With the reactors, which run backups and restores.
+  const [berth, s3] = await Promise.all([startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 600_000 } }), startS3(['bench'])]);
   let appName = '';
   const scratch = mkdtempSync(join(tmpdir(), 'berth-bench-dump-'));
   try {

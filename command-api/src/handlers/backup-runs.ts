@@ -1,25 +1,34 @@
-// Running a backup now, listing its runs and restoring one: the API side of shared/backups.
-// Each answers once the run has ended, with the run's record (its outcome, or its reason).
+// Running a backup now, listing its runs and restoring one: the API side of shared/backups. A run
+// is checked here (4xx for what cannot run), asked of the reactors, and answered once it ended
+// with the run's record (its outcome, or its reason); past the bounded wait, 409 naming the run.
 import type { Engine } from '@berth/shared/contract/databases';
 import { planOf, type RunPlan } from '@berth/shared/backups/plan';
-import { runBackup, runRestore, type RunDeps } from '@berth/shared/backups/run';
-import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType } from '@berth/shared/domain/backup/backup';
+import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type RunRequest } from '@berth/shared/domain/backup/backup';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { ENGINES } from '@berth/shared/contract/databases';
-import { badRequest } from '@berth/shared/errors';
+import { badRequest, conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import type { Handler } from './kit.ts';
+import { waitForEvent } from './deployment-queue.ts';
 
-const runDeps = (ctx: Context): RunDeps => ({
-  exec: ctx.infra.taskExec,
-  objectStorage: ctx.infra.objectStorage,
-  now: () => ctx.infra.clock.now(),
-  record: async (command) => (await ctx.execute(backupRunAggregate, command.data.runId, command)).after!,
-});
+type Asked = { kind: 'backup'; databaseId: string } | { kind: 'restore'; databaseId: string; key: string; database: string };
+
+/** Asks the reactors for the run and answers it once it ended (bounded wait). */
+async function run(ctx: Context, backup: Backup, asked: Asked) {
+  const runId = newId();
+  const request = { backupId: backup.backupId, runId, at: ctx.now, ...asked } as RunRequest;
+  await ctx.execute(backupAggregate, backup.backupId, { type: 'RequestBackupRun', data: request });
+  const ended = await waitForEvent(ctx, backupRunAggregate.name, runId, ctx.position,
+    (event) => event.type === 'BackupRunSucceeded' || event.type === 'BackupRunFailed');
+  if (!ended) throw conflict(`The ${asked.kind} run ${runId} is still in progress after ${ctx.infra.config.actionWaitMs} ms; backup.runs shows it when it ends`);
+  // Appended by the reactors: newer than what this process may hold.
+  ctx.forget(backupRunAggregate, runId);
+  return ctx.view(backupRunAggregate, (await ctx.load(backupRunAggregate, runId)).state);
+}
 
 /** The plan of a run of `backup` on the database `databaseId` of its engine (its own by default). */
 async function planFor(ctx: Context, backup: Backup, databaseId = ownerOf(backup), field = ownerField(backup.databaseType)): Promise<RunPlan> {
@@ -32,8 +41,9 @@ async function planFor(ctx: Context, backup: Backup, databaseId = ownerOf(backup
 export const manualBackup = (type: BackupDatabaseType): Handler<{ backupId: string }> => async (input, ctx) => {
   const backup = await ctx.mustLoad(backupAggregate, input.backupId, 'backupId');
   if (backup.databaseType !== type) throw badRequest('backupId', `is a ${backup.databaseType} backup, not a ${type} one`);
-  const run = await runBackup(await planFor(ctx, backup), runDeps(ctx), newId(), 'manual', ctx.infra.clock.now());
-  return ctx.view(backupRunAggregate, run);
+  // Refused here, not recorded as a failed run: a destination or database that does not exist.
+  await planFor(ctx, backup);
+  return run(ctx, backup, { kind: 'backup', databaseId: ownerOf(backup) });
 };
 
 const byStart = (a: Doc, b: Doc) => String(b.startedAt).localeCompare(String(a.startedAt));
@@ -67,8 +77,9 @@ export const restore: Handler<RestoreInput> = async (input, ctx) => {
     const field = idFieldOf(engine);
     if (field !== own && input[field] !== undefined) throw badRequest(field, `a ${backup.databaseType} backup restores only into a ${backup.databaseType} database (give ${own})`);
   }
-  const plan = await planFor(ctx, backup, input[own] ?? ownerOf(backup), own);
+  const databaseId = input[own] ?? ownerOf(backup);
+  const plan = await planFor(ctx, backup, databaseId, own);
   const key = await keyToRestore(ctx, plan, backup.backupId, input.key);
   const database = plan.database.databaseName || backup.database;
-  return ctx.view(backupRunAggregate, await runRestore(plan, runDeps(ctx), newId(), key, database));
+  return run(ctx, backup, { kind: 'restore', databaseId, key, database });
 };

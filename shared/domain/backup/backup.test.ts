@@ -50,4 +50,12 @@ describe('backup decider', () => {
     spec.given(history).when({ type: 'UpdateBackup', data: change }).thenFails('NOT_FOUND', 'backupId');
     spec.given(history).when({ type: 'RemoveBackup', data: { backupId: 'b1' } }).thenFails('NOT_FOUND', 'backupId');
   });
+
+  it('records a manual run or a restore asked of an existing backup, for the reactors, and refuses one of a removed backup', () => {
+    const asked = { backupId: 'b1', runId: 'r1', at: '2026-01-01T00:00:00.000Z', kind: 'restore', databaseId: 'g2', key: 'nightly/a.dump.gz', database: 'app' } as const;
+    spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'RequestBackupRun', data: asked })
+      .then([{ type: 'BackupRunRequested', data: asked }]);
+    spec.given([{ type: 'BackupCreated', data: created }, { type: 'BackupRemoved', data: { backupId: 'b1' } }])
+      .when({ type: 'RequestBackupRun', data: asked }).thenFails('NOT_FOUND', 'backupId');
+  });
 });

@@ -44,15 +44,25 @@ export function ownerOf(backup: { databaseType: BackupDatabaseType } & Partial<R
 /** What update may change: the owner and engine of a backup are fixed at creation. */
 export type BackupChange = Pick<Backup, 'backupId' | 'schedule' | 'prefix' | 'destinationId' | 'database'> & Partial<Pick<Backup, 'enabled' | 'keepLatest'>>;
 
+/**
+ * A manual backup, or a restore, asked through the API and run by the reactors: `databaseId` is
+ * the database dumped or restored into; a restore names the object and the database inside it.
+ */
+export type RunRequest =
+  | { backupId: string; runId: string; at: string; kind: 'backup'; databaseId: string }
+  | { backupId: string; runId: string; at: string; kind: 'restore'; databaseId: string; key: string; database: string };
+
 export type BackupCommand =
   | { type: 'CreateBackup'; data: Backup }
+  | { type: 'RequestBackupRun'; data: RunRequest }
   | { type: 'UpdateBackup'; data: BackupChange }
   | { type: 'RemoveBackup'; data: { backupId: string } };
 
 export type BackupEvent =
   | { type: 'BackupCreated'; data: Backup }
   | { type: 'BackupUpdated'; data: Pick<Backup, 'backupId'> & Partial<Backup> }
-  | { type: 'BackupRemoved'; data: { backupId: string } };
+  | { type: 'BackupRemoved'; data: { backupId: string } }
+  | { type: 'BackupRunRequested'; data: RunRequest };
 
 const LABEL = 'Backup';
 
@@ -65,6 +75,7 @@ export const backupAggregate: Aggregate<Backup, BackupCommand, BackupEvent> = {
       case 'BackupCreated': return { ...event.data };
       case 'BackupUpdated': return state && { ...state, ...event.data };
       case 'BackupRemoved': return null;
+      case 'BackupRunRequested': return state;
       default: return exhaustive(event);
     }
   },
@@ -83,6 +94,9 @@ export const backupAggregate: Aggregate<Backup, BackupCommand, BackupEvent> = {
       case 'RemoveBackup':
         mustExist(state, 'backupId', LABEL);
         return [{ type: 'BackupRemoved', data: command.data }];
+      case 'RequestBackupRun':
+        mustExist(state, 'backupId', LABEL);
+        return [{ type: 'BackupRunRequested', data: command.data }];
       default: return exhaustive(command);
     }
   },

@@ -1,0 +1,35 @@
+// The reactor over manual backups and restores asked through the API: each runs here, as the
+// scheduled ones do, and records its run; the API answers from the run's outcome.
+import { runBackup, runRestore } from '@berth/shared/backups/run';
+import { backupAggregate, type Backup, type RunRequest } from '@berth/shared/domain/backup/backup';
+import { DomainError } from '@berth/shared/errors';
+import { load } from '@berth/shared/runtime/execute';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import type { Reactor } from '../runtime/reactor.ts';
+import { reporter } from '../runtime/report.ts';
+import { planFromLog, runDepsOf } from './runs.ts';
+
+export function requestedRuns(infra: Infrastructure): Reactor {
+  const report = reporter(infra);
+  return {
+    name: 'backup-runs',
+    aggregate: backupAggregate.name,
+    async handle(event) {
+      if (event.type !== 'BackupRunRequested') return;
+      const request = event.data as RunRequest;
+      const backup = (await load(infra.eventStore, backupAggregate, request.backupId)).state as Backup | null;
+      // Removed since it was asked: nothing to run (the API's wait ends without an outcome).
+      const plan = backup && await planFromLog(infra, backup, request.databaseId);
+      if (!plan) return;
+      const deps = runDepsOf(infra, report, request.runId, event);
+      try {
+        if (request.kind === 'backup') await runBackup(plan, deps, request.runId, 'manual', new Date(request.at));
+        else await runRestore(plan, deps, request.runId, request.key, request.database);
+      } catch (error) {
+        // Delivered again after the run was recorded: it is not run twice.
+        if (error instanceof DomainError && error.code === 'CONFLICT') return;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// What every run in a reactors process needs, scheduled or asked for: its plan from the log as it
+// is now, and its dependencies, its steps reported as caused by the event that started it.
+import { planOf, type RunPlan } from '@berth/shared/backups/plan';
+import type { RunDeps } from '@berth/shared/backups/run';
+import type { Backup } from '@berth/shared/domain/backup/backup';
+import { backupRunAggregate, type BackupRun } from '@berth/shared/domain/backup/run';
+import { databaseAggregates, type Database } from '@berth/shared/domain/database/database';
+import { destinationAggregate, type Destination } from '@berth/shared/domain/destination/destination';
+import type { RecordedEvent } from '@berth/shared/events/event';
+import { load } from '@berth/shared/runtime/execute';
+import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import type { Report } from '../runtime/report.ts';
+
+/** The plan of a run of `backup` on `databaseId`; null when its destination or that database is gone. */
+export async function planFromLog(infra: Infrastructure, backup: Backup, databaseId: string): Promise<RunPlan | null> {
+  const destination = (await load(infra.eventStore, destinationAggregate, backup.destinationId)).state as Destination | null;
+  const database = (await load(infra.eventStore, databaseAggregates[backup.databaseType], databaseId)).state as Database | null;
+  if (!destination || !database) return null;
+  return planOf(infra.secrets, backup, destination, database, databaseId, infra.config.databaseProfiles);
+}
+
+export const runDepsOf = (infra: Infrastructure, report: Report, runId: string, cause: RecordedEvent | null): RunDeps => ({
+  exec: infra.taskExec,
+  objectStorage: infra.objectStorage,
+  now: () => infra.clock.now(),
+  record: async (command) => (await report<BackupRun>(backupRunAggregate, runId, command, cause)).after!,
+});
