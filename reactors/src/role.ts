@@ -18,6 +18,7 @@ import { notifier } from './notifications/notifier.ts';
 import { BackupScheduler } from './backups/scheduler.ts';
 import { scheduledBackups } from './backups/tick.ts';
 import { requestedRuns } from './backups/requested.ts';
+import { failInterruptedRuns } from './backups/interrupted.ts';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
@@ -42,6 +43,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
     async start() {
       deployer = new Deployer(deps);
       await deployer.recover();
+      await failInterruptedRuns(infra, deps.report);
       const consumers: Consumer[] = [];
       for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
         composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra), proxyReactor(infra), notifier(infra)]) {
