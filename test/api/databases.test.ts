@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/shared/contract/databases';
 import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
+import { eventually } from '../support/engine.ts';
 import { databaseCredentials, PASSWORD_FIELDS } from '../support/databases.ts';
 
 /** Engines whose databases can have backups (the backup contract has no dbepsilon). */
@@ -163,6 +164,11 @@ describe('database operations', () => {
             assert.equal(await statusNow(), procedure === 'reload' ? 'error' : 'idle');
           }
         }
+        // Its failed deployment goes with it: the reactors prune a removed database's deployment records.
+        assert.equal((await berth.ok('deployment.all', { databaseId: created[idField] })).length, 1);
+        await berth.ok(`${engine}.remove`, { [idField]: created[idField] });
+        await eventually('its deployment records to be pruned', async () =>
+          (await berth.ok('deployment.all', { databaseId: created[idField] })).length === 0);
       });
     });
   }

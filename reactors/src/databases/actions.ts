@@ -38,5 +38,6 @@ export const databaseActions = (infra: Infrastructure, deps: DeployerDeps, deplo
   const aggregate = databaseAggregates[engine] as AnyAggregate;
   return serviceRuntime(deps, deployer, {
     name: `${engine}-runtime`, aggregate, requested: eventTypeOf(engine, 'ActionRequested'), deleted: eventTypeOf(engine, 'Removed'),
+    deploymentField: 'databaseId',
   }, engineActions(infra, engine));
 });

@@ -18,6 +18,8 @@ export interface ServiceKind {
   readonly aggregate: AnyAggregate;
   readonly requested: string;
   readonly deleted: string;
+  /** The field of a deployment record that names the service: its id field unless said otherwise. */
+  readonly deploymentField?: string;
 }
 
 type Request = { action: Action; requestId: string } & Record<string, unknown>;
@@ -28,6 +30,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
   const { eventStore, report } = deps;
   const { aggregate } = kind;
   const idOf = (event: RecordedEvent) => String((event.data as Record<string, unknown>)[aggregate.idField]);
+  const deploymentsOf = (id: string) => deps.readStore.find('deployment', kind.deploymentField ?? aggregate.idField, id);
 
   /** The service as its stream says, up to (not including) the event at `before`. */
   async function recordAt(id: string, before = Infinity) {
@@ -55,7 +58,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
     const id = idOf(event);
-    const docs = await deps.readStore.find('deployment', aggregate.idField, id) as unknown as Deployment[];
+    const docs = await deploymentsOf(id) as unknown as Deployment[];
     for (const doc of docs.filter((d) => !FINISHED.has(d.status))) {
       await report(deploymentAggregate, doc.deploymentId, { type: 'CancelDeployment', data: { deploymentId: doc.deploymentId, at: deps.clock.now().toISOString() } }, event)
         .catch(() => {}); // ended meanwhile
@@ -64,7 +67,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     await deployer.queue.whenIdle(id);
     const { record } = await recordAt(id, event.position);
     if (record) await actions.remove(record);
-    for (const doc of await deps.readStore.find('deployment', aggregate.idField, id)) {
+    for (const doc of await deploymentsOf(id)) {
       const deploymentId = String(doc.deploymentId);
       await report(deploymentAggregate, deploymentId, { type: 'PruneDeployment', data: { deploymentId } }, event);
       deps.logs.remove(deploymentId);
