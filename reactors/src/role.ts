@@ -46,7 +46,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       await failInterruptedRuns(infra, deps.report);
       const consumers: Consumer[] = [];
       for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
-        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra), proxyReactor(infra), notifier(infra)]) {
+        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra, deps.report), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }

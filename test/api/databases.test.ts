@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
+import { pathsOf, startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually } from '../support/engine.ts';
 import { databaseCredentials, PASSWORD_FIELDS } from '../support/databases.ts';
 
@@ -14,7 +14,7 @@ describe('database operations', () => {
   let port = 15000;
   before(async () => {
     // With the reactors: start, stop and reload are theirs to do, and their refusals carry the engine's reason.
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 60_000 } });
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'data' }));
   });
   after(() => berth.stop());

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { proxyStructureFault } from '@berth/shared/domain/application/proxy-schema';
 import { proxyFilePath } from '@berth/shared/adapters/proxy-file';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { selfSignedCertificate } from '../support/certificate.ts';
 import { eventually } from '../support/engine.ts';
 
@@ -18,7 +18,7 @@ describe('proxy files through the API', () => {
   let path: string;
   const file = () => parse(readFileSync(path, 'utf8'));
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'] } });
+    berth = await startBerthWithReactors();
     const { projectId } = await berth.ok('project.create', { name: 'proxied' });
     ({ applicationId, appName } = await berth.ok('application.create', { name: 'shop', projectId }));
     path = proxyFilePath(berth.berth.infrastructure.config.proxyDir, appName);

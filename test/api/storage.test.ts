@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pathsOf, startBerth, type TestBerth } from '../support/berth.ts';
+import { pathsOf, startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { startS3 } from '../support/s3.ts';
 
@@ -13,7 +13,7 @@ const destinationInput = (name: string) => ({
 describe('destination and backup operations', () => {
   let berth: TestBerth;
   // With the reactors: a manual backup is theirs to run.
-  before(async () => { berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 60_000 } }); });
+  before(async () => { berth = await startBerthWithReactors({ config: { actionWaitMs: 60_000 } }); });
   after(() => berth.stop());
 
   const destination = async (name = 'bucket') => (await berth.ok('destination.create', destinationInput(name))).destinationId as string;

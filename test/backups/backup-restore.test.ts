@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import { openS3Storage } from '@berth/shared/adapters/s3/object-storage';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { client, freePort, removeService, runDatabase } from '../support/database-services.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
@@ -41,7 +41,7 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
   const services: string[] = [];
   before(async () => {
     // With the reactors: backups and restores are theirs to run.
-    [berth, s3] = await Promise.all([startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 300_000 } }), startS3(['backups'])]);
+    [berth, s3] = await Promise.all([startBerthWithReactors({ config: { actionWaitMs: 300_000 } }), startS3(['backups'])]);
     projectId = (await berth.ok('project.create', { name: 'restore' })).projectId;
     destinationId = (await berth.ok('destination.create', { name: 'local', ...s3.destination('backups') })).destinationId;
   });

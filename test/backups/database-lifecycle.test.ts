@@ -2,7 +2,7 @@
 // machine checked at each step, and its data through the external port surviving the restarts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { client, docker, freePort, removeService } from '../support/database-services.ts';
 
@@ -12,7 +12,7 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
   let berth: TestBerth;
   let appName = '';
   // The deployer runs database deployments, as it runs applications'.
-  before(async () => { berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000 } }); });
+  before(async () => { berth = await startBerthWithReactors({ config: { actionWaitMs: 180_000 } }); });
   after(async () => {
     if (appName) await removeService(appName);
     await berth.stop();

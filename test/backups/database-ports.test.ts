@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { client, DATABASE_IMAGE, docker, freePort, removeService } from '../support/database-services.ts';
 
 const PASSWORD = 'Port-Moves-Pass-7';
@@ -37,8 +37,8 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
         ready: ['sh', '-c', 'REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli -p 6380 ping | grep -q PONG'],
       },
     }));
-    berth = await startBerth({
-      config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 180_000, taskStartTimeoutMs: 8000 },
+    berth = await startBerthWithReactors({
+      config: { actionWaitMs: 180_000, taskStartTimeoutMs: 8000 },
       env: { BERTH_DATABASE_PROFILES: profiles, BERTH_REMOVE_DATABASE_VOLUMES: 'on' },
     });
     ({ projectId } = await berth.ok('project.create', { name: 'ports' }));

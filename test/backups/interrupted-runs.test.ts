@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { execute } from '@berth/shared/runtime/execute';
-import { startBerth } from '../support/berth.ts';
+import { startBerth, startBerthWithReactors } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { eventually } from '../support/engine.ts';
 
@@ -25,7 +25,7 @@ test('a backup run that was running when Berth stopped ends in error, "interrupt
   }, { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
   await first.stop({ keepData: true });
 
-  const again = await startBerth({ dataDir: first.dataDir, config: { roles: ['projections', 'relay', 'reactors'] } });
+  const again = await startBerthWithReactors({ dataDir: first.dataDir });
   try {
     const [run] = await eventually('the run to end', async () => {
       const runs = await again.ok('backup.runs', { backupId });

@@ -8,7 +8,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startBerth } from '../support/berth.ts';
+import { startBerthWithReactors } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { docker, freePort, removeService, runDatabase } from '../support/database-services.ts';
 import { startS3 } from '../support/s3.ts';
@@ -29,7 +29,7 @@ async function bareDump(containerId: string, file: string): Promise<number> {
 
 export async function benchBackup(): Promise<{ ratio: number; berthMs: number; bareMs: number; dumpMb: number; databaseMb: number; rssGrowthMb: number }> {
   // With the reactors, which run backups and restores.
-  const [berth, s3] = await Promise.all([startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 600_000 } }), startS3(['bench'])]);
+  const [berth, s3] = await Promise.all([startBerthWithReactors({ config: { actionWaitMs: 600_000 } }), startS3(['bench'])]);
   let appName = '';
   const scratch = mkdtempSync(join(tmpdir(), 'berth-bench-dump-'));
   try {

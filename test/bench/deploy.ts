@@ -5,7 +5,7 @@
 // - parallelism: 10 new services deployed at once against one alone (the engine's own figures beside).
 // Targets (issue 7): overhead ≤ 300 ms; 10 at once ≤ 1.5 × one.
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, removeDeployed, uniqueName } from '../support/engine.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
@@ -56,7 +56,7 @@ async function deployed(berth: TestBerth, app: { applicationId: string; appName:
 
 export async function benchDeploy(): Promise<Row[]> {
   console.log(`- deploy: ${ROUNDS} deploys of one image through the API, and directly on the engine`);
-  const berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], deployConcurrency: 10 } });
+  const berth = await startBerthWithReactors({ config: { deployConcurrency: 10 } });
   const { projectId } = await berth.ok('project.create', { name: 'bench' });
   const created: string[] = [];
   try {

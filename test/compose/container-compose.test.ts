@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { composeTool } from '@berth/reactors/compose/container-compose';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, served } from '../support/stacks.ts';
@@ -21,7 +21,7 @@ describe('container-compose on the real engine', () => {
   let projectId: string;
   const projects: string[] = [];
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 60_000 } });
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'compose projects' }));
   });
   after(async () => {

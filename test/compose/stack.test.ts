@@ -4,7 +4,7 @@
 // delete removes the stack's services and networks. The same through a git source and a push.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
@@ -17,7 +17,7 @@ describe('compose stacks on the real engine', () => {
   const namespaces: string[] = [];
   const repos: GitRepo[] = [];
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'stacks' }));
   });
   after(async () => {

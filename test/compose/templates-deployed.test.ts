@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import { envMap } from '@berth/shared/domain/compose/values';
 import { templateById } from '@berth/shared/templates/catalogue';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
 import {removeStacks } from '../support/stacks.ts';
 import { ended } from '../support/deployments.ts';
@@ -25,7 +25,7 @@ describe('templates deployed for real', () => {
   const namespaces: string[] = [];
   const tagged: string[] = [];
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 30_000, taskStartTimeoutMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'templates' }));
     for (const id of TEMPLATES) {
       for (const service of stackSpec(templateById(id)!.compose, { appName: 'x' }).services) {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { ended } from '../support/deployments.ts';
 import { selfSignedCertificate } from '../support/certificate.ts';
 import { eventually, httpBody, removeDeployed } from '../support/engine.ts';
@@ -23,7 +23,7 @@ describe('git transports', () => {
   let revision: string;
   before(async () => {
     revision = repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'over the wire\n' });
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], taskStartTimeoutMs: 20_000 } });
+    berth = await startBerthWithReactors({ config: { taskStartTimeoutMs: 20_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'transports' }));
   });
   after(async () => {

@@ -2,7 +2,7 @@
 // real engine, but never an image a kept deployment names (a rollback target) or the service runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { ended } from '../support/deployments.ts';
 import { engine, eventually, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
@@ -13,7 +13,7 @@ describe('pruning deployment images', () => {
   let appName: string;
   const repo = gitRepo();
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], keepDeployments: 2, taskStartTimeoutMs: 20_000 } });
+    berth = await startBerthWithReactors({ config: { keepDeployments: 2, taskStartTimeoutMs: 20_000 } });
     const { projectId } = await berth.ok('project.create', { name: 'prune' });
     ({ applicationId, appName } = await berth.ok('application.create', { name: 'pruned', projectId }));
     await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: repo.dir, customGitBranch: 'main' });

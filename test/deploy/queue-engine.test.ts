@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, eventually, httpBody, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
@@ -25,7 +25,7 @@ describe('the deployment queue on the real engine', () => {
     `FROM ${TEST_IMAGE}\nRUN for i in $(seq 1 ${seconds}); do echo "tick $i ${nonce}"; sleep 1; done\nCOPY index.html /www/index.html\n`;
   before(async () => {
     repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'version 1\n' });
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 } });
+    berth = await startBerthWithReactors({ config: { deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'queue' }));
   });
   after(async () => {

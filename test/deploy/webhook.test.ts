@@ -3,7 +3,7 @@
 // builds and runs the pushed commit; anything else is a clear 4xx and queues nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 
@@ -14,7 +14,7 @@ describe('push to deploy', () => {
   let appName: string;
   const repo = gitRepo();
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], taskStartTimeoutMs: 20_000 } });
+    berth = await startBerthWithReactors({ config: { taskStartTimeoutMs: 20_000 } });
     const { projectId } = await berth.ok('project.create', { name: 'hooks' });
     ({ applicationId, appName } = await berth.ok('application.create', { name: 'hooked', projectId }));
     await berth.ok('application.saveGitProdiver', { applicationId, customGitUrl: repo.dir, customGitBranch: 'main' });

@@ -3,7 +3,7 @@
 // rolled back and deleted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, httpBody, runningTasks, removeDeployed } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
@@ -14,7 +14,7 @@ describe('deployments through the API on the real engine', () => {
   let projectId: string;
   const services: string[] = [];
   before(async () => {
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], actionWaitMs: 30_000, taskStartTimeoutMs: 20_000 } });
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 30_000, taskStartTimeoutMs: 20_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'deployments' }));
   });
   after(async () => {

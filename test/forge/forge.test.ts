@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { startBerth, type TestBerth } from '../support/berth.ts';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, eventually, httpBody, removeDeployed, runningTasks } from '../support/engine.ts';
 import {removeStacks } from '../support/stacks.ts';
 import { ended } from '../support/deployments.ts';
@@ -31,7 +31,7 @@ describe('the forge integration', () => {
       'stack/compose.yml': `services:\n  web:\n    image: ${TEST_IMAGE}\n    ports:\n      - "${stackPort}:8080"\n`,
     });
     forge = await forgeApi([{ owner: 'acme', name: 'shop', dir: repo.dir, branches: ['main', 'next'] }]);
-    berth = await startBerth({ config: { roles: ['projections', 'relay', 'reactors'], taskStartTimeoutMs: 20_000 } });
+    berth = await startBerthWithReactors({ config: { taskStartTimeoutMs: 20_000 } });
   });
   after(async () => {
     await removeDeployed(services);

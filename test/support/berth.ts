@@ -119,3 +119,7 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
   };
   return testBerth;
 }
+
+/** A Berth whose reactors run in it too (with the relay that feeds them): for tests of the work they do. */
+export const startBerthWithReactors = (options: Parameters<typeof startBerth>[0] = {}): Promise<TestBerth> =>
+  startBerth({ ...options, config: { roles: ['projections', 'relay', 'reactors'], ...options.config } });

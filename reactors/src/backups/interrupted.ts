@@ -4,6 +4,7 @@
 import { backupRunAggregate, type BackupRun } from '@berth/shared/domain/backup/run';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { INTERRUPTED } from '@berth/shared/domain/deployment/record';
+import { DomainError } from '@berth/shared/errors';
 import type { Report } from '../runtime/report.ts';
 
 /** Call once the read models have caught up with the log (as the deployer's recovery waits for). */
@@ -15,6 +16,9 @@ export async function failInterruptedRuns(infra: Infrastructure, report: Report)
         runId: run.runId, finishedAt: infra.clock.now().toISOString(), size: null, error: INTERRUPTED,
         log: [...run.log, `${INTERRUPTED}: Berth stopped while it ran`],
       },
-    }, null).catch(() => {}); // ended meanwhile
+    }, null).catch((error: unknown) => {
+      // Ended meanwhile (its outcome came in after the read models were read): nothing to do.
+      if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
+    });
   }
 }

@@ -6,11 +6,10 @@ import { DomainError } from '@berth/shared/errors';
 import { load } from '@berth/shared/runtime/execute';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
-import { reporter } from '../runtime/report.ts';
+import type { Report } from '../runtime/report.ts';
 import { planFromLog, runDepsOf } from './runs.ts';
 
-export function requestedRuns(infra: Infrastructure): Reactor {
-  const report = reporter(infra);
+export function requestedRuns(infra: Infrastructure, report: Report): Reactor {
   return {
     name: 'backup-runs',
     aggregate: backupAggregate.name,
