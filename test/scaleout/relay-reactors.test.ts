@@ -122,7 +122,8 @@ describe('relays and reactors as processes, and outages of the bus and the read 
     await Promise.all(workers);
 
     const statuses = answers.map(({ status }) => status);
-    assert.deepEqual(statuses.filter((status) => status !== 200 && status !== 503), [], 'only 200 or 503');
+    assert.deepEqual(statuses.filter((status) => status !== 200 && status !== 503), [],
+      `only 200 or 503; the processes said:\n${stack.output().split('\n').filter((line) => /error|Error/.test(line)).slice(0, 40).join('\n')}`);
     const unavailable = answers.filter(({ status }) => status === 503);
     assert.ok(unavailable.length > 0, `calls during the outage answered 503; answered ${JSON.stringify(answers.map(({ status, body }) => status === 200 ? 200 : body))}`);
     for (const { body } of unavailable) {

@@ -110,7 +110,10 @@ export class NatsBus implements Bus {
     // A round trip, bounded: a server that accepts the socket but does not answer is not up either.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.connection.rtt(),
+      // The client's own words ("connection disconnected") do not say what went away: the reason names NATS.
+      this.connection.rtt().catch((error: unknown) => {
+        throw new Error(`NATS did not answer a ping: ${error instanceof Error ? error.message : String(error)}`);
+      }),
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('NATS did not answer a ping within 2 s')), 2000); }),
     ]).finally(() => clearTimeout(timer));
   }
