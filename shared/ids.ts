@@ -24,5 +24,20 @@ export function newId(size = 21): string {
   return id;
 }
 
+/** The same 64 URL-safe characters in byte order, so that text comparison is numeric comparison. */
+const SORTED = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+const TIME_CHARACTERS = 8; // 48 bits of milliseconds: until the year 10889
+
+/**
+ * A 21-character id that starts with the time it was made (78 random bits follow), so ids made
+ * later sort later. The log indexes event ids: random ones dirty a random page of that index on
+ * every append, time-ordered ones fill its last page.
+ */
+export function newTimeOrderedId(now = Date.now()): string {
+  let prefix = '';
+  for (let i = 0, time = now; i < TIME_CHARACTERS; i++, time = Math.floor(time / 64)) prefix = SORTED[time % 64] + prefix;
+  return prefix + newId(21 - TIME_CHARACTERS);
+}
+
 export const randomHex = (characters: number): string =>
   randomBytes(Math.ceil(characters / 2)).toString('hex').slice(0, characters);

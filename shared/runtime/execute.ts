@@ -6,7 +6,7 @@ import { conflict } from '../errors.ts';
 import { schemaVersionOf } from '../events/catalogue.ts';
 import type { DomainEvent, EventMetadata, NewEvent } from '../events/event.ts';
 import { streamName } from '../events/event.ts';
-import { newId } from '../ids.ts';
+import { newTimeOrderedId } from '../ids.ts';
 import { WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
 
 export interface FoldedState {
@@ -34,7 +34,7 @@ export type Cause = Omit<EventMetadata, 'schemaVersion'>;
 const MAX_ATTEMPTS = 5;
 
 export const envelope = (event: DomainEvent, cause: Cause): NewEvent => ({
-  id: newId(), type: event.type, data: event.data, metadata: { ...cause, schemaVersion: schemaVersionOf(event.type) },
+  id: newTimeOrderedId(), type: event.type, data: event.data, metadata: { ...cause, schemaVersion: schemaVersionOf(event.type) },
 });
 
 export async function load(store: EventStore, aggregate: AnyAggregate, id: string, memory?: StateMemory): Promise<FoldedState> {
