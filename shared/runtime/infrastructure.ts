@@ -2,8 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import type { Bus } from '../ports/bus.ts';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
-import { dockerDatabaseServices } from '../adapters/docker/database-services.ts';
-import type { DatabaseServices } from '../ports/database-services.ts';
+import { databaseServicesOn, type DatabaseServices } from '../databases/services.ts';
 import { dockerStacks } from '../adapters/docker/stack.ts';
 import type { StackEngine } from '../ports/stack-engine.ts';
 import type { TaskExec } from '../ports/task-exec.ts';
@@ -47,7 +46,7 @@ export interface Infrastructure {
   readonly objectStorage: OpenObjectStorage;
   /** Runs commands inside the running task of a service (dumps and restores). */
   readonly taskExec: TaskExec;
-  /** Database services on the orchestrator. */
+  /** Database services, on the engine. */
   readonly databaseServices: DatabaseServices;
   /** A compose stack's networks and namespace on the orchestrator. */
   readonly stacks: StackEngine;
@@ -71,6 +70,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
   const relayCheckpoint = connectOnce<Checkpoint & { close?(): Promise<void> }>(async () => natsUrl
     ? (await import('../adapters/nats/kv-checkpoint.ts')).natsCheckpoint(natsUrl, 'relay') : fileCheckpoint(join(config.dataDir, 'relay.checkpoint')));
   const docker = dockerClient(config.engineSocket);
+  const engine = dockerEngine(config.engineSocket);
   return {
     config,
     bus: bus.get,
@@ -81,11 +81,11 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
-    engine: dockerEngine(config.engineSocket),
+    engine,
     forge: restForge,
     objectStorage: async (address) => (await import('../adapters/s3/object-storage.ts')).openS3Storage(address),
     taskExec: dockerTaskExec(docker),
-    databaseServices: dockerDatabaseServices(docker),
+    databaseServices: databaseServicesOn(engine),
     stacks: dockerStacks(docker),
     async close() {
       await bus.close((opened) => opened.close());

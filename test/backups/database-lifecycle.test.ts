@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
-import { client, docker, freePort, removeService } from '../support/database-services.ts';
+import { client, docker, freePort, removeService, until } from '../support/database-services.ts';
 
 const PASSWORD = 'Life-Cycle-Pass-5';
 
@@ -45,7 +45,7 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
 
     const stopped = await berth.ok('dbgamma.stop', { dbgammaId });
     assert.equal(stopped.applicationStatus, 'idle');
-    await until(async () => !(await running()));
+    await until('the task to stop', async () => !(await running()), 60_000);
 
     const started = await berth.ok('dbgamma.start', { dbgammaId });
     assert.equal(started.applicationStatus, 'done');
@@ -56,7 +56,7 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
     assert.match(await query('SELECT v FROM kept'), /still here/);
 
     await berth.ok('dbgamma.remove', { dbgammaId });
-    assert.equal((await docker('service', 'ls', '-q', '--filter', `name=${appName}`)).trim(), '');
+    await until('the reactors to remove the service', async () => (await docker('service', 'ls', '-q', '--filter', `name=${appName}`)).trim() === '', 30_000);
     assert.match(await docker('volume', 'ls', '-q', '--filter', `name=${appName}-data`), new RegExp(`${appName}-data`), 'the data volume is kept');
   });
 
@@ -77,11 +77,3 @@ describe('database service lifecycle on the engine', { timeout: 300_000 }, () =>
     assert.equal(stop.status, 409);
   });
 });
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}

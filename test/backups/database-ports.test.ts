@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { client, DATABASE_IMAGE, docker, freePort, removeService } from '../support/database-services.ts';
+import { client, DATABASE_IMAGE, docker, freePort, removeService, until } from '../support/database-services.ts';
 
 const PASSWORD = 'Port-Moves-Pass-7';
 const ping = (port: number) => client('dbepsilon', `REDISCLI_AUTH="$PW" redis-cli -h 127.0.0.1 -p ${port} ping`, { PW: PASSWORD })
@@ -87,7 +87,9 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
     assert.match(await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`), new RegExp(`${db.appName}-data`));
     await berth.ok('dbepsilon.remove', { dbepsilonId: db.dbepsilonId });
-    assert.equal((await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`)).trim(), '');
     assert.equal((await berth.call('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).status, 404);
+    // The reactors remove the service, then the volume once its last container let go of it.
+    await until('the reactors to remove the data volume', async () =>
+      (await docker('volume', 'ls', '-q', '--filter', `name=${db.appName}-data`)).trim() === '', 60_000);
   });
 });

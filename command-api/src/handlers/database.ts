@@ -11,8 +11,6 @@ import {
 } from '@berth/shared/domain/database/database';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
-import { conflict } from '@berth/shared/errors';
-import { removeDataVolume } from '@berth/shared/databases/runtime';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
@@ -37,17 +35,13 @@ const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFi
 const withExternalPort = <T>(ctx: Context, current: number | null, next: number | null | undefined, id: string, apply: () => Promise<T>) =>
   moveName(ctx, 'hostPort', current === null ? null : hostPort(current), next == null ? next : hostPort(next), id, apply, 'externalPort');
 
-/** Removes a database as its `remove` does: its backups first, then the database, then its appName. */
+/** Removes a database as its `remove` does: its backups first, then the record, then its appName and port. */
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
-  const current = await ctx.mustLoad(aggregate, id, idField);
-  // The service goes first (its data volume stays unless the operator says otherwise): a record is
-  // never removed under a running service.
-  await ctx.infra.databaseServices.remove(current.appName);
-  if (ctx.infra.config.removeDatabaseVolumes) {
-    await removeDataVolume(ctx.infra, current.appName).catch((error: Error) => { throw conflict(error.message, idField); });
-  }
+  await ctx.mustLoad(aggregate, id, idField);
+  // The reactors take the service (and, when the operator says so, its data volume) away once its
+  // deployments are cancelled: in the scaled-out mode this process may have no engine.
   await removeBackupsOf(ctx, idField, id);
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);

@@ -1,9 +1,9 @@
 // The reactors over database events: start, stop and reload done on the engine and answered with
-// an outcome event (the API waits for it), and a removed database's deployments cancelled and
-// pruned. The service itself (and, when asked, its volume) is taken away by `remove` in the API,
-// which answers for a volume still in use.
+// an outcome event (the API waits for it); a removed database's deployments cancelled (a running
+// one stopped first), then its service removed (and its data volume, when the operator says so),
+// then its deployment records pruned.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { untilReady } from '@berth/shared/databases/runtime';
+import { removeDataVolume, untilReady } from '@berth/shared/databases/runtime';
 import { databaseAggregates, eventTypeOf, type Database } from '@berth/shared/domain/database/database';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -30,7 +30,11 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
       deployed(generation !== null, database);
       await untilReady(infra, engine, database, undefined, generation!);
     },
-    remove: async () => {},
+    async remove(database) {
+      await services.remove(database.appName);
+      // Retried by the bus while the volume stays in use past removeDataVolume's bound.
+      if (infra.config.removeDatabaseVolumes) await removeDataVolume(infra, database.appName);
+    },
   };
 }
 

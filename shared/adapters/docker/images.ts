@@ -29,8 +29,9 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
 
 export async function pullImage(docker: Docker, reference: string, auth?: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
   try {
+    // A digest names the image exactly; otherwise the tag defaults to latest, as the engine's CLI does.
     const { repo, tag } = splitReference(reference);
-    const stream = await docker.pull(`${repo}:${tag}`, auth ? { authconfig: auth } : {});
+    const stream = await docker.pull(reference.includes('@') ? reference : `${repo}:${tag}`, auth ? { authconfig: auth } : {});
     await followProgress(stream, onLine);
   } catch (error) {
     throw engineError(error);

@@ -1,0 +1,57 @@
+// A database service as the deployer and the database actions drive it, on the ContainerEngine
+// port: rolled out from its spec (the image pulled when missing), scaled, restarted, removed, and
+// asked why no task of it runs.
+import type { StackServiceSpec } from '../domain/compose/stack-spec.ts';
+import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
+
+export interface DatabaseServices {
+  exists(name: string): Promise<boolean>;
+  /**
+   * Creates the service or updates it to `spec`, rolling its tasks; answers the generation of the
+   * tasks that run it (until they do, the previous tasks may still be running).
+   */
+  upsert(spec: StackServiceSpec): Promise<number>;
+  /** Sets the replicas; false when there is no such service. */
+  scale(name: string, replicas: number): Promise<boolean>;
+  /** Restarts the tasks with the same spec: the new tasks' generation; null when there is no such service. */
+  restart(name: string): Promise<number | null>;
+  /** False when there was no such service. */
+  remove(name: string): Promise<boolean>;
+  /** The engine's words on why no task of the service (of that generation, when given) runs, or null when one runs. */
+  notRunning(name: string, generation?: number): Promise<string | null>;
+}
+
+const generationOf = (spec: ServiceSpec) => spec.TaskTemplate.ForceUpdate ?? 0;
+
+export function databaseServicesOn(engine: ContainerEngine): DatabaseServices {
+  /** Changes an existing service; null when there is none. */
+  const update = async (name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<number | null> =>
+    (await engine.inspectService(name)) ? generationOf((await engine.updateService(name, change)).spec) : null;
+
+  /** The image present on this engine, pulled when it is not: the engine's own reason when it cannot be. */
+  const ensureImage = async (reference: string): Promise<void> => {
+    if (await engine.imageExists(reference)) return;
+    await engine.pullImage(reference).catch((error: Error) => {
+      throw new Error(`image ${reference} cannot be pulled: ${error.message.replace(/^\(HTTP code \d+\) [\w ]+ - /, '')}`);
+    });
+  };
+
+  return {
+    exists: async (name) => (await engine.inspectService(name)) !== null,
+    async upsert(spec) {
+      await ensureImage(spec.TaskTemplate.ContainerSpec.Image);
+      // The stack spec's shapes are the engine's service spec; an existing service's tasks roll.
+      return generationOf((await engine.upsertService(spec as unknown as ServiceSpec)).spec);
+    },
+    scale: (name, replicas) => update(name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } })).then((found) => found !== null),
+    restart: (name) => update(name, (spec) => ({ ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: generationOf(spec) + 1 } })),
+    remove: (name) => engine.removeService(name),
+    async notRunning(name, generation) {
+      const tasks = (await engine.listTasks(name))
+        .filter((task) => task.desiredState === 'running' && (generation === undefined || task.forceUpdate === generation));
+      if (tasks.some((task) => task.state === 'running')) return null;
+      const task = tasks[0];
+      return task ? `${task.state}: ${task.error || task.message}`.trim() : 'no task scheduled';
+    },
+  };
+}
