@@ -3,17 +3,16 @@
 // flat), standard error kept to its last lines, and the exit code read back.
 import { Writable, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
+import { listTasks } from './services.ts';
 import { NoRunningTaskError, type ExecIo, type ExecResult, type TaskExec } from '../../ports/task-exec.ts';
 
 const STDERR_TAIL = 4096;
 
 /** The container of a running task of `service` on this engine, or null. */
 async function runningContainer(docker: Docker, service: string): Promise<string | null> {
-  const tasks = await docker.listTasks({ filters: { service: [service], 'desired-state': ['running'] } }) as Array<{
-    ServiceID?: string; Status?: { State?: string; ContainerStatus?: { ContainerID?: string } };
-  }>;
-  const running = tasks.find((task) => task.Status?.State === 'running' && task.Status.ContainerStatus?.ContainerID);
-  return running?.Status?.ContainerStatus?.ContainerID ?? null;
+  const running = (await listTasks(docker, service)).find((task) =>
+    task.desiredState === 'running' && task.state === 'running' && task.containerId);
+  return running?.containerId ?? null;
 }
 
 /** Splits the engine's multiplexed stream (8-byte frame headers) into stdout and a stderr tail. */
