@@ -19,6 +19,7 @@ import { BackupScheduler } from './backups/scheduler.ts';
 import { scheduledBackups } from './backups/tick.ts';
 import { requestedRuns } from './backups/requested.ts';
 import { failInterruptedRuns } from './backups/interrupted.ts';
+import { RunTerm } from './backups/runs.ts';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
@@ -44,18 +45,20 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       deployer = new Deployer(deps);
       await deployer.recover();
       await failInterruptedRuns(infra, deps.report);
+      const runs = new RunTerm();
       const consumers: Consumer[] = [];
       for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
-        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra, deps.report), proxyReactor(infra), notifier(infra)]) {
+        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra, deps.report, runs), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }
       // Backups run on their cron schedules, followed from the log (not a bus consumer).
-      const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra), (error) => console.error('scheduled backup failed', error));
+      const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, runs), (error) => console.error('scheduled backup failed', error));
       backups.start();
       const running = deployer;
       stopRunning = async () => {
         await backups.stop();
+        await runs.end('the reactors stopped in this process while it ran');
         await running.stop();
         for (const consumer of consumers) await consumer.stop();
       };

@@ -4,6 +4,7 @@
 import type { BackupRun, BackupRunCommand, RunKind, RunTrigger } from '../domain/backup/run.ts';
 import type { OpenObjectStorage } from '../ports/object-storage.ts';
 import { NoRunningTaskError, type TaskExec } from '../ports/task-exec.ts';
+import { INTERRUPTED } from '../domain/deployment/record.ts';
 import { objectKey, scrubbed, type RunPlan } from './plan.ts';
 import { bucketToRestore, dumpToBucket, prune, type Transfer } from './transfer.ts';
 
@@ -13,6 +14,8 @@ export interface RunDeps {
   /** Appends the command to the run's stream; answers the run after it. */
   readonly record: (command: BackupRunCommand) => Promise<BackupRun>;
   readonly now: () => Date;
+  /** Aborted when this process stops doing the reactors' work: the run ends as interrupted. */
+  readonly signal?: AbortSignal;
 }
 
 interface RunStart {
@@ -38,8 +41,10 @@ async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () 
     const { size, log } = await work();
     return await deps.record({ type: 'SucceedBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size, log } });
   } catch (error) {
-    const reason = reasonOf(plan, error);
-    return deps.record({ type: 'FailBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size: null, log: [reason], error: reason } });
+    const interrupted = deps.signal?.aborted === true;
+    const reason = interrupted ? INTERRUPTED : reasonOf(plan, error);
+    const log = [interrupted ? `${INTERRUPTED}: ${(deps.signal!.reason as Error).message}` : reason];
+    return deps.record({ type: 'FailBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size: null, log, error: reason } });
   }
 }
 
@@ -48,9 +53,10 @@ export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: 
   const key = objectKey(plan, at);
   return recorded(plan, deps, { runId, kind: 'backup', trigger, key }, async () => {
     const storage = await deps.objectStorage(plan.bucket);
-    const transfer = await dumpToBucket(plan, deps.exec, storage, key);
+    const transfer = await dumpToBucket(plan, deps.exec, storage, key, deps.signal);
     const keep = plan.backup.keepLatest;
     if (!keep) return transfer;
+    deps.signal?.throwIfAborted();
     const removed = await prune(plan, storage, keep);
     return { ...transfer, log: [...transfer.log, `kept the latest ${keep}; removed ${removed.length}`] };
   });
@@ -59,5 +65,5 @@ export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: 
 /** Loads the object `key` into `database` of the plan's (target) database service. */
 export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: string, database: string): Promise<BackupRun> {
   return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key }, async () =>
-    bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database));
+    bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database, deps.signal));
 }

@@ -31,7 +31,8 @@ export async function dumpToBucket(plan: RunPlan, exec: TaskExec, storage: Objec
     // Destroyed with an error, so the upload stops too (a plain destroy leaves it waiting for an end).
     gzip.destroy(error instanceof Error ? error : new Error(String(error)));
     await upload.catch(() => undefined);
-    await storage.remove([key]).catch(() => undefined);
+    // An aborted upload leaves no object, and the destination may be what hangs: nothing to remove.
+    if (!signal?.aborted) await storage.remove([key]).catch(() => undefined);
     throw error;
   }
   const { size } = await upload;

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { openS3Storage } from '@berth/shared/adapters/s3/object-storage';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
-import { client, freePort, removeService, runDatabase } from '../support/database-services.ts';
+import { client, DATABASE_IMAGE, freePort, removeService } from '../support/database-services.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
 
 type Kind = 'dbgamma' | 'dbalpha' | 'dbepsilon';
@@ -52,12 +52,14 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
 
   /** A database of that kind, running, published on a free port. */
   async function database(kind: Kind, name: string) {
-    const created = await berth.ok(`${kind}.create`, { name, appName: name, projectId, ...databaseCredentials(kind, { password: PASSWORD }) });
+    const created = await berth.ok(`${kind}.create`, {
+      name, appName: name, projectId, containerImage: DATABASE_IMAGE[kind], ...databaseCredentials(kind, { password: PASSWORD }),
+    });
     const id = created[`${kind}Id`] as string;
     const port = await freePort();
     const record = await berth.ok(`${kind}.saveExternalPort`, { [`${kind}Id`]: id, externalPort: port });
     services.push(record.appName);
-    await runDatabase(kind, record);
+    assert.equal((await berth.ok(`${kind}.deploy`, { [`${kind}Id`]: id })).applicationStatus, 'done');
     return { id, port, appName: record.appName as string };
   }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { startBerthWithReactors } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
-import { docker, freePort, removeService, runDatabase } from '../support/database-services.ts';
+import { DATABASE_IMAGE, docker, freePort, removeService } from '../support/database-services.ts';
 import { startS3 } from '../support/s3.ts';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
 
@@ -34,10 +34,12 @@ export async function benchBackup(): Promise<{ ratio: number; berthMs: number; b
   const scratch = mkdtempSync(join(tmpdir(), 'berth-bench-dump-'));
   try {
     const { projectId } = await berth.ok('project.create', { name: 'bench' });
-    const created = await berth.ok('dbgamma.create', { name: 'bench', appName: 'bench-backup', projectId, ...databaseCredentials('dbgamma', { password: 'Bench-Pass-1' }) });
+    const created = await berth.ok('dbgamma.create', {
+      name: 'bench', appName: 'bench-backup', projectId, containerImage: DATABASE_IMAGE.dbgamma, ...databaseCredentials('dbgamma', { password: 'Bench-Pass-1' }),
+    });
     const record = await berth.ok('dbgamma.saveExternalPort', { dbgammaId: created.dbgammaId, externalPort: await freePort() });
     appName = record.appName;
-    await runDatabase('dbgamma', record);
+    await berth.ok('dbgamma.deploy', { dbgammaId: created.dbgammaId });
     const [containerId] = (await docker('ps', '-q', '--filter', `label=com.docker.swarm.service.name=${appName}`)).trim().split('\n');
     await docker('exec', containerId!, 'psql', '-qtA', '-U', 'app', '-d', 'app', '-c',
       `CREATE TABLE big AS SELECT g AS id, md5(g::text) || md5(random()::text) || md5(random()::text) || md5(random()::text) AS body FROM generate_series(1, ${ROWS}) g`);

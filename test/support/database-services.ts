@@ -60,8 +60,9 @@ export async function removeService(name: string): Promise<void> {
 }
 
 /**
- * Stand-in for `<engine>.deploy` until the engine port lands: the database's service spec,
- * created on the real engine; resolves once the engine accepts connections.
+ * The database's service spec created on the real engine without Berth's deployer, for a test
+ * whose Berth runs no reactors in its process (they run in processes it starts later); resolves
+ * once the engine accepts connections. Tests with the reactors deploy through `<engine>.deploy`.
  */
 export async function runDatabase(engine: Exclude<Engine, 'dbdelta'>, record: Record<string, any>): Promise<void> {
   const { default: Docker } = await import('dockerode');

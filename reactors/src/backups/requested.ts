@@ -7,9 +7,9 @@ import { load } from '@berth/shared/runtime/execute';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
-import { planFromLog, runDepsOf } from './runs.ts';
+import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
 
-export function requestedRuns(infra: Infrastructure, report: Report): Reactor {
+export function requestedRuns(infra: Infrastructure, report: Report, term: RunTerm): Reactor {
   return {
     name: 'backup-runs',
     aggregate: backupAggregate.name,
@@ -20,10 +20,11 @@ export function requestedRuns(infra: Infrastructure, report: Report): Reactor {
       // Removed since it was asked: nothing to run (the API's wait ends without an outcome).
       const plan = backup && await planFromLog(infra, backup, request.databaseId);
       if (!plan) return;
-      const deps = runDepsOf(infra, report, request.runId, event);
+      const deps = runDepsOf(infra, report, request.runId, event, term);
       try {
-        if (request.kind === 'backup') await runBackup(plan, deps, request.runId, 'manual', new Date(request.at));
-        else await runRestore(plan, deps, request.runId, request.key, request.database);
+        await term.track(request.kind === 'backup'
+          ? runBackup(plan, deps, request.runId, 'manual', new Date(request.at))
+          : runRestore(plan, deps, request.runId, request.key, request.database));
       } catch (error) {
         // Delivered again after the run was recorded: it is not run twice.
         if (error instanceof DomainError && error.code === 'CONFLICT') return;

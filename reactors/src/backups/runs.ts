@@ -19,9 +19,35 @@ export async function planFromLog(infra: Infrastructure, backup: Backup, databas
   return planOf(infra.secrets, backup, destination, database, databaseId, infra.config.databaseProfiles);
 }
 
-export const runDepsOf = (infra: Infrastructure, report: Report, runId: string, cause: RecordedEvent | null): RunDeps => ({
+export const runDepsOf = (infra: Infrastructure, report: Report, runId: string, cause: RecordedEvent | null, term: RunTerm): RunDeps => ({
   exec: infra.taskExec,
   objectStorage: infra.objectStorage,
   now: () => infra.clock.now(),
   record: async (command) => (await report<BackupRun>(backupRunAggregate, runId, command, cause)).after!,
+  signal: term.signal,
 });
+
+/**
+ * The runs of one term of this process's reactors' work (it ends when the process stops or its
+ * lease goes to another): ended together, each recording itself as interrupted before the term
+ * is over, so none runs on beside the process that took over.
+ */
+export class RunTerm {
+  private readonly controller = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  track<T>(run: Promise<T>): Promise<T> {
+    this.running.add(run);
+    void run.catch(() => {}).finally(() => this.running.delete(run));
+    return run;
+  }
+
+  async end(reason: string): Promise<void> {
+    this.controller.abort(new Error(reason));
+    await Promise.allSettled([...this.running]);
+  }
+}

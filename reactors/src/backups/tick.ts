@@ -7,10 +7,10 @@ import { scheduledRunId } from '@berth/shared/domain/backup/run';
 import { DomainError } from '@berth/shared/errors';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { reporter } from '../runtime/report.ts';
-import { planFromLog, runDepsOf } from './runs.ts';
+import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
 import type { FireTick } from './scheduler.ts';
 
-export function scheduledBackups(infra: Infrastructure): FireTick {
+export function scheduledBackups(infra: Infrastructure, term: RunTerm): FireTick {
   const report = reporter(infra);
   return async (backup, tick) => {
     const databaseId = ownerOf(backup);
@@ -19,7 +19,7 @@ export function scheduledBackups(infra: Infrastructure): FireTick {
     if (!plan) return;
     const runId = scheduledRunId(backup.backupId, tick);
     try {
-      await runBackup(plan, runDepsOf(infra, report, runId, null), runId, 'schedule', tick);
+      await term.track(runBackup(plan, runDepsOf(infra, report, runId, null, term), runId, 'schedule', tick));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'CONFLICT') return;
       throw new Error(`backup ${backup.backupId} (${ownerField(backup.databaseType)} ${databaseId}) tick ${tick.toISOString()} failed`, { cause: error });
