@@ -1,16 +1,17 @@
 // The composition root: opens the infrastructure and starts the configured roles in this process.
-// Roles are loaded by package name, so `shared` depends on none of them. The process entry is
+// Roles are loaded by package name when asked for, so `shared` depends on none of them (each import
+// is written out, so that the build of `pnpm start` finds and bundles it). The process entry is
 // roles-cli.ts (it imports this module; an entry here would be an import cycle under top-level await).
 import type { Clock } from '../ports/clock.ts';
 import type { Config, RoleName } from './config.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { RunningRole, StartRole } from './role.ts';
 
-const PACKAGES: Record<RoleName, string> = {
-  api: '@berth/command-api',
-  projections: '@berth/projections',
-  relay: '@berth/reactors/relay/role',
-  reactors: '@berth/reactors',
+const PACKAGES: Record<RoleName, () => Promise<unknown>> = {
+  api: () => import('@berth/command-api'),
+  projections: () => import('@berth/projections'),
+  relay: () => import('@berth/reactors/relay/role'),
+  reactors: () => import('@berth/reactors'),
 };
 
 /**
@@ -28,7 +29,7 @@ export async function launch(config: Config, clock?: Clock): Promise<Berth> {
   const infrastructure = await openInfrastructure(config, clock);
   const running: RunningRole[] = [];
   for (const role of ORDER.filter((name) => config.roles.includes(name))) {
-    const { start } = (await import(PACKAGES[role])) as { start: StartRole };
+    const { start } = (await PACKAGES[role]()) as { start: StartRole };
     running.push(await start(infrastructure));
   }
   return {

@@ -22,9 +22,13 @@ export async function runRoles(command: RoleCommand, env: NodeJS.ProcessEnv = pr
     process.exit(1);
   }
   const running = berth;
+  // A role's own timers do not hold the process (a projections process has nothing else that would):
+  // it runs until it is told to stop.
+  const alive = setInterval(() => {}, 2 ** 30);
   const shutdown = async (signal: string) => {
     console.error(`berth ${command}: ${signal}, stopping`);
     await running.stop();
+    clearInterval(alive);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
