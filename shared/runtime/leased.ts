@@ -13,7 +13,12 @@ export async function runLeased(infra: Infrastructure, name: string, work: Lease
   // One line per change of hands, so an operator sees which process writes.
   const lease = leases.hold(name, {
     async start() {
-      await work.start();
+      try {
+        await work.start();
+      } catch (error) {
+        console.error(`${name}: holding the lease, but could not start (${error instanceof Error ? error.message : String(error)}); trying again`);
+        throw error;
+      }
       console.log(`${name}: holding the lease, running`);
     },
     async stop() {

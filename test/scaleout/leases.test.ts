@@ -95,4 +95,25 @@ describe('NATS key-value leases', () => {
     assert.ok(aStopped && aStopped[2] < bStarted[2], `a stopped (${aStopped?.[2]}) before b started (${bStarted[2]})`);
     await second.release();
   });
+  it('undoes a start that failed and gives its lease to the next attempt, or to another process, without waiting for expiry', async () => {
+    const name = `l${newId()}`;
+    const [a, b] = [await open(), await open()];
+    let attempts = 0;
+    let stops = 0;
+    const failing = a.hold(name, {
+      async start() { attempts++; throw new Error('the read store cannot be reached'); },
+      async stop() { stops++; },
+    });
+    await until(() => attempts >= 1, 2000, 'a takes the free lease and tries to start');
+    const log: Array<[string, string, number]> = [];
+    const failedAt = Date.now();
+    const second = b.hold(name, recorder(log, 'b'));
+    // b looks every quarter of the time to live; the failed holder's key is gone, not left to expire.
+    await until(() => second.holding || failing.holding, TTL, 'the lease is taken again');
+    assert.ok(Date.now() - failedAt < TTL, 'before the failed holder\'s key would have expired');
+    assert.equal(failing.holding, false, 'a never counts as holding with its work not started');
+    assert.ok(stops >= 1, 'what a failed start may have begun is stopped');
+    await failing.release();
+    await second.release();
+  });
 });

@@ -39,7 +39,15 @@ export class NatsLeases implements Leases {
     const keep = async (revision: number) => {
       let renewedAt = Date.now();
       holding = true;
-      await work.start();
+      try {
+        await work.start();
+      } catch (error) {
+        // Nothing half-started stays running, and the key goes at once: the next attempt need not wait for it to expire.
+        holding = false;
+        await work.stop().catch(() => {});
+        await within(renewEvery, kv.delete(name, { previousSeq: revision })).catch(() => {});
+        throw error;
+      }
       while (!released && Date.now() - renewedAt < ttlMs / 2) {
         await sleep(renewEvery, wake);
         if (released) break;
