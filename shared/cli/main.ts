@@ -6,7 +6,7 @@ import { parseArgs, UsageError } from './flags.ts';
 import { runEvents } from './history.ts';
 import { groupOf, runOperation } from './operations.ts';
 import { render } from './output.ts';
-import { isRole, runRoles } from './roles.ts';
+import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
 import { loadSettings, saveSettings } from './settings.ts';
 
 const USAGE = `berth: the command line of Berth
@@ -61,8 +61,8 @@ async function main(argv: readonly string[]): Promise<void> {
     const name = rest.slice(1).find((word) => !word.startsWith('--'));
     return out(render(await call(settings, contract.projections.rebuild, name ? { name } : {}), rest.includes('--json')));
   }
-  if (command === 'start') return runRoles(null);
-  if (isRole(command)) return runRoles(command);
+  // The same start as `pnpm start <role>` (which runs it from the build rather than through tsx).
+  if (isRoleCommand(command)) return runRoles(command);
   const group = groupOf(command);
   if (!group) throw new UsageError(`no command "${command}"\n\n${USAGE}`);
   return runOperation(settings, group, rest, out);
