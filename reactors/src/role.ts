@@ -58,9 +58,10 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       const running = deployer;
       stopRunning = async () => {
         await backups.stop();
-        await runs.end('the reactors stopped in this process while it ran');
         await running.stop();
         for (const consumer of consumers) await consumer.stop();
+        // Once nothing new can start: a run delivered meanwhile would be ended before it began.
+        await runs.end('the reactors stopped in this process while it ran');
       };
     },
     async stop() {
