@@ -5,7 +5,8 @@ import { buildServer } from './server.ts';
 
 export async function start(infra: Infrastructure): Promise<RunningRole> {
   const app = buildServer(infra);
-  await app.listen({ host: infra.config.host, port: infra.config.port });
+  // Written before the port answers: whoever waits for /health finds the token there.
   await announceSetupToken(infra, (line) => console.log(line));
+  await app.listen({ host: infra.config.host, port: infra.config.port });
   return { name: 'api', stop: () => app.close() };
 }

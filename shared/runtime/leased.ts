@@ -8,6 +8,7 @@ export async function runLeased(infra: Infrastructure, name: string, work: Lease
   const leases = await waitedFor(infra, 'the leases', infra.leases);
   if (!leases) {
     await work.start();
+    console.log(`${name}: running`);
     return { name, stop: () => work.stop() };
   }
   // One line per change of hands, so an operator sees which process writes.

@@ -12,12 +12,25 @@ import { startS3, type TestS3 } from '../support/s3.ts';
 const LAUNCH = new URL('../../shared/runtime/roles-cli.ts', import.meta.url).pathname;
 const WATCH_MS = 30_000;
 
-/** A reactors process of its own on the same data folder. */
-function reactorsProcess(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', LAUNCH], {
+/**
+ * A reactors process of its own on the same data folder, once its reactors run. (Each one, as it
+ * starts, ends the runs it finds running as interrupted: it assumes it is the only one, as every
+ * reactors process without NATS does; so none may start while the other runs a backup.)
+ */
+async function reactorsProcess(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', LAUNCH], {
     env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_ROLES: 'reactors', BERTH_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('reactors: running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the reactors process exited with ${code}: ${output}`)));
+  });
+  return child;
 }
 
 describe('scheduled backups with two reactor processes', { timeout: 180_000 }, () => {
@@ -39,7 +52,7 @@ describe('scheduled backups with two reactor processes', { timeout: 180_000 }, (
     const record = await berth.ok('dbgamma.saveExternalPort', { dbgammaId: db.dbgammaId, externalPort: await freePort() });
     appName = record.appName;
     await runDatabase('dbgamma', record);
-    processes.push(reactorsProcess(berth.dataDir), reactorsProcess(berth.dataDir));
+    processes.push(...await Promise.all([reactorsProcess(berth.dataDir), reactorsProcess(berth.dataDir)]));
 
     const { destinationId } = await berth.ok('destination.create', { name: 'local', ...s3.destination('backups') });
     const { backupId } = await berth.ok('backup.create', {
