@@ -53,7 +53,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }
       // Backups run on their cron schedules, followed from the log (not a bus consumer).
-      const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, runs), (error) => console.error('scheduled backup failed', error));
+      const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, deps.report, runs), (error) => console.error('scheduled backup failed', error));
       backups.start();
       const running = deployer;
       stopRunning = async () => {

@@ -32,7 +32,7 @@ export function databaseServicesOn(engine: ContainerEngine): DatabaseServices {
   const ensureImage = async (reference: string): Promise<void> => {
     if (await engine.imageExists(reference)) return;
     await engine.pullImage(reference).catch((error: Error) => {
-      throw new Error(`image ${reference} cannot be pulled: ${error.message.replace(/^\(HTTP code \d+\) [\w ]+ - /, '')}`);
+      throw new Error(`image ${reference} cannot be pulled: ${error.message}`);
     });
   };
 

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BUILD_DIR = join(ROOT, '.build');
+const BUILD_DIR = join(ROOT, '.build');
 
 const SKIP = 'berth-resolving';
 

@@ -70,7 +70,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
   const relayCheckpoint = connectOnce<Checkpoint & { close?(): Promise<void> }>(async () => natsUrl
     ? (await import('../adapters/nats/kv-checkpoint.ts')).natsCheckpoint(natsUrl, 'relay') : fileCheckpoint(join(config.dataDir, 'relay.checkpoint')));
   const docker = dockerClient(config.engineSocket);
-  const engine = dockerEngine(config.engineSocket);
+  const engine = dockerEngine(docker);
   return {
     config,
     bus: bus.get,

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freePort, httpClient } from '../support/http.ts';
+import { eventually } from '../support/engine.ts';
 
 const START = fileURLToPath(new URL('../../shared/runtime/start.sh', import.meta.url));
 
@@ -25,11 +26,10 @@ test('pnpm start serves the embedded Berth from its build, templates included, a
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     const api = httpClient(`http://127.0.0.1:${port}`);
-    for (let up = false; !up;) {
-      up = await api.raw('/health').then((reply) => reply.status === 200, () => false);
-      if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually('pnpm start to answer /health', async () => {
       if (child.exitCode !== null) assert.fail(`pnpm start exited with ${child.exitCode}: ${output}`);
-    }
+      return (await api.raw('/health')).status === 200;
+    }, 50_000);
     const command = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
     assert.ok(command.some((part) => part.endsWith('.build/roles-cli.mjs')), `runs the build: ${command.join(' ')}`);
     assert.ok(!command.includes('tsx'), 'no compiling loader');
@@ -57,7 +57,7 @@ test('a role started alone (pnpm start projections) runs until SIGTERM, then exi
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     // Started once its read models exist; then it must still be there a while later.
-    for (let i = 0; i < 100 && !existsSync(join(dataDir, 'read-models.db')); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually('the projections process to start', async () => existsSync(join(dataDir, 'read-models.db')), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.equal(child.exitCode, null, `the projections process ended on its own: ${output}`);
     child.kill('SIGTERM');

@@ -8,6 +8,7 @@ import type { Status } from '@berth/shared/contract/schema';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
 import { conflict } from '@berth/shared/errors';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import type { Action } from '@berth/shared/domain/application/status';
 import type { Context } from '../context.ts';
 import { queueFor, waitForEvent } from './deployment-queue.ts';
 import { act } from './application-runtime.ts';
@@ -17,6 +18,8 @@ export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
   const anyAggregate = aggregate as AnyAggregate;
+  /** Asked of the reactors; answered from the outcome they report. */
+  const asked = (action: Action) => (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, action, String(input[idField]), ctx);
 
   return {
     // Through the deployer, like every deployment: recorded, queued, logged; answered when it ended.
@@ -38,8 +41,8 @@ export function databaseRuntime(engine: Engine) {
       if (deployment?.status !== 'done') throw conflict(`${database.appName}: ${deployment?.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },
-    start: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'start', String(input[idField]), ctx),
-    stop: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'stop', String(input[idField]), ctx),
-    reload: (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, 'reload', String(input[idField]), ctx),
+    start: asked('start'),
+    stop: asked('stop'),
+    reload: asked('reload'),
   };
 }

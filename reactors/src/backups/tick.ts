@@ -6,12 +6,11 @@ import { ownerField, ownerOf } from '@berth/shared/domain/backup/backup';
 import { scheduledRunId } from '@berth/shared/domain/backup/run';
 import { DomainError } from '@berth/shared/errors';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import { reporter } from '../runtime/report.ts';
+import type { Report } from '../runtime/report.ts';
 import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
 import type { FireTick } from './scheduler.ts';
 
-export function scheduledBackups(infra: Infrastructure, term: RunTerm): FireTick {
-  const report = reporter(infra);
+export function scheduledBackups(infra: Infrastructure, report: Report, term: RunTerm): FireTick {
   return async (backup, tick) => {
     const databaseId = ownerOf(backup);
     // Removed meanwhile: the backup goes with its database, and cannot upload without a destination.

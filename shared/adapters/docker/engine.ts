@@ -6,14 +6,12 @@ import * as containers from './containers.ts';
 import * as images from './images.ts';
 import * as services from './services.ts';
 
-/** `socket` is a unix socket path, or an http(s)://host:port of a remote engine. */
 /** A client of the engine at `socket`: a unix socket path or an http(s) URL. */
 export const dockerClient = (socket = '/var/run/docker.sock'): Docker => socket.startsWith('http')
   ? new Docker({ host: new URL(socket).hostname, port: Number(new URL(socket).port), protocol: socket.startsWith('https') ? 'https' : 'http' })
   : new Docker({ socketPath: socket });
 
-export function dockerEngine(socket = '/var/run/docker.sock'): ContainerEngine {
-  const docker = dockerClient(socket);
+export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
   return {
     inspectService: (name) => services.inspectService(docker, name),
     upsertService: (spec, auth) => services.upsertService(docker, spec, auth),
