@@ -37,7 +37,13 @@ export class MongoReadStore implements ReadStore {
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly transactions: boolean) {}
 
   static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000 });
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000,
+      // A server host lost without closing anything leaves sockets that never answer: without these
+      // bounds the monitor's check waited 30 s and an operation in flight for ever.
+      connectTimeoutMS: 5000,
+      socketTimeoutMS: 10_000,
+    });
     await orUnavailable('the read store (MongoDB)', isMongoOutage, () => client.connect());
     const db = client.db(options.database);
     const hello = await db.admin().command({ hello: 1 });
