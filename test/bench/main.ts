@@ -1,5 +1,8 @@
 // `pnpm bench`: Berth as an operator runs it, driven over HTTP keep-alive by 50 concurrent clients,
-// beside a bare Fastify route as the ceiling of this machine; plus the projection rebuild speed.
+// beside a bare Fastify route as the ceiling of this machine, and the same route appending one event
+// to the embedded log as the ceiling of a durable write (what any command costs at least); plus the
+// projection rebuild speed. Besides the server's CPU time per request (all its threads), the request
+// thread's busy time per request: when it nears 1 s per second, that thread is what limits.
 // Targets (from the issues): commands ≥ 8,000/s with p99 ≤ 15 ms, .one ≥ 15,000/s with p99 ≤ 5 ms,
 // project.all ≥ 3,000/s (200 projects, p99 ≤ 50 ms) and ≥ 1,000/s (1,000 services),
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
@@ -34,11 +37,11 @@ const START_SCRIPT = fileURLToPath(new URL('../../shared/runtime/start.sh', impo
 interface Server {
   readonly url: string;
   readonly dataDir: string | null;
-  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number }>;
+  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number; busyMs: number }>;
   stop(): Promise<void>;
 }
 
-async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
+async function startServer(mode: 'berth' | 'ceiling' | 'log-ceiling'): Promise<Server> {
   const port = await freePort();
   // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
   const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
@@ -63,7 +66,7 @@ async function startServer(mode: 'berth' | 'ceiling'): Promise<Server> {
       const answer = next('rss');
       child.send({ type: 'rss' });
       const message = await answer;
-      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0 };
+      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0, busyMs: 0 };
     },
     stop: () => new Promise((resolve) => {
       child.once('exit', () => resolve());
@@ -85,11 +88,12 @@ async function run(url: string, requests: Request[], seconds = SECONDS): Promise
  * A load and the server's CPU time per request it answered: unlike requests per second, it does not
  * move when other work shares the machine, so its ratio to the ceiling's is the steadier figure.
  */
-async function runMeasured(server: Server, requests: Request[]): Promise<autocannon.Result & { cpuMicros: number }> {
-  const before = (await server.memory()).cpuMs;
+async function runMeasured(server: Server, requests: Request[]): Promise<autocannon.Result & { cpuMicros: number; busyMicros: number }> {
+  const before = await server.memory();
   const result = await run(server.url, requests);
-  const after = (await server.memory()).cpuMs;
-  return Object.assign(result, { cpuMicros: (1000 * (after - before)) / Math.max(1, result.requests.total) });
+  const after = await server.memory();
+  const per = (ms: number) => (1000 * ms) / Math.max(1, result.requests.total);
+  return Object.assign(result, { cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs) });
 }
 
 async function call(server: Server, token: string | null, operation: string, body: unknown): Promise<any> {
@@ -165,7 +169,9 @@ async function main() {
   const [load] = loadavg();
   if (load! > 0.5) console.warn(`  ! load average ${fmt(load!, 2)} before the start: other work on this machine skews every figure`);
 
-  let ceiling: (autocannon.Result & { cpuMicros: number }) | null = null;
+  let ceiling: (autocannon.Result & { cpuMicros: number; busyMicros: number }) | null = null;
+  /** The durable-write ceiling: bare Fastify plus one append to the embedded log, group-committed. */
+  let logCeiling: (autocannon.Result & { cpuMicros: number; busyMicros: number }) | null = null;
   let ceilingRss = 0;
   if (ONLY.has('ceiling')) {
     console.log('- ceiling: bare Fastify JSON POST');
@@ -174,19 +180,28 @@ async function main() {
     ceiling = await runMeasured(server, ceilingRequest);
     ceilingRss = (await server.memory()).rss;
     await server.stop();
+    console.log('- log ceiling: the same route appending one event to the embedded log');
+    const logServer = await startServer('log-ceiling');
+    await run(logServer.url, ceilingRequest, WARMUP_SECONDS);
+    logCeiling = await runMeasured(logServer, ceilingRequest);
+    await logServer.stop();
     rows.push(
       { figure: 'ceiling: bare Fastify POST req/s', value: fmt(ceiling.requests.average), target: '', met: '', ratio: '100.0 %' },
       { figure: 'ceiling: p50 / p99 ms', value: latency(ceiling), target: '', met: '', ratio: '' },
-      { figure: 'ceiling: server CPU µs per request', value: fmt(ceiling.cpuMicros), target: '', met: '', ratio: '' },
+      { figure: 'ceiling: server CPU / request thread busy, µs per request', value: `${fmt(ceiling.cpuMicros)} / ${fmt(ceiling.busyMicros)}`, target: '', met: '', ratio: '' },
+      { figure: 'log ceiling: POST + one log append req/s', value: fmt(logCeiling.requests.average), target: '', met: '', ratio: ratio(logCeiling.requests.average, ceiling.requests.average) },
+      { figure: 'log ceiling: p50 / p99 ms', value: latency(logCeiling), target: '', met: '', ratio: '' },
+      { figure: 'log ceiling: server CPU / request thread busy, µs per request', value: `${fmt(logCeiling.cpuMicros)} / ${fmt(logCeiling.busyMicros)}`, target: '', met: '', ratio: '' },
     );
   }
   const c = ceiling?.requests.average ?? NaN;
   /** The ceiling's CPU per request over Berth's: the share of the ceiling Berth would reach on an idle machine. */
-  const cpuRow = (figure: string, result: { cpuMicros: number }): Row => ({
-    figure: `${figure} server CPU µs per request`, value: fmt(result.cpuMicros), target: '', met: '',
+  const cpuRow = (figure: string, result: { cpuMicros: number; busyMicros: number }): Row => ({
+    figure: `${figure} server CPU / request thread busy, µs per request`, value: `${fmt(result.cpuMicros)} / ${fmt(result.busyMicros)}`, target: '', met: '',
     ratio: ceiling ? `${fmt((100 * ceiling.cpuMicros) / result.cpuMicros, 1)} % by CPU` : '',
   });
   const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
+  const logRatio = (perSecond: number) => (logCeiling ? `, ${ratio(perSecond, logCeiling.requests.average)} of log ceiling` : '');
 
   if (ONLY.has('commands') || ONLY.has('queries')) {
     console.log('- Berth: launch(), roles api + projections');
@@ -198,7 +213,7 @@ async function main() {
       const commands = await runMeasured(berth, commandMix(token, projectIds));
       const perSecond = commands.requests.average;
       rows.push(
-        { figure: 'commands/s (create + update)', value: fmt(perSecond), target: '≥ 8,000', met: met(perSecond >= 8000), ratio: ratio(perSecond, c) },
+        { figure: 'commands/s (create + update)', value: fmt(perSecond), target: '≥ 8,000', met: met(perSecond >= 8000), ratio: `${ratio(perSecond, c)}${logRatio(perSecond)}` },
         { figure: 'commands p50 / p99 ms', value: latency(commands), target: 'p99 ≤ 15', met: met(commands.latency.p99 <= 15), ratio: p99Ratio(commands) },
         cpuRow('commands:', commands),
       );

@@ -1,6 +1,8 @@
 // The server side of the benchmark, run in its own process so the load generator does not share
-// its event loop or its memory: `berth` (launch, roles api + projections) or `ceiling` (a bare
-// Fastify JSON POST route, the most this machine serves). Speaks to the bench over IPC.
+// its event loop or its memory: `berth` (launch, roles api + projections), `ceiling` (a bare
+// Fastify JSON POST route, the most this machine serves) or `log-ceiling` (the same route
+// appending one event to the embedded log: the most durable writes this machine serves, whatever
+// a command does besides). Speaks to the bench over IPC.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +10,7 @@ import Fastify from 'fastify';
 
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
-  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number };
+  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number; busyMs: number };
 
 const send = (message: ServerMessage) => process.send!(message);
 const mode = process.argv[2];
@@ -34,12 +36,34 @@ async function startCeiling() {
   return { dataDir: null, stop: () => app.close() };
 }
 
-const server = mode === 'berth' ? await startBerth() : await startCeiling();
+async function startLogCeiling() {
+  const { SqliteEventStore } = await import('@berth/shared/adapters/sqlite/event-store');
+  const { envelope } = await import('@berth/shared/runtime/execute');
+  const { newId } = await import('@berth/shared/ids');
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-log-'));
+  const synchronous = process.env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
+  const log = new SqliteEventStore(join(dataDir, 'events.db'), { synchronous });
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  app.post('/echo', async (request) => {
+    const projectId = newId();
+    const { name, description } = request.body as { name: string; description: string | null };
+    const event = envelope({ type: 'ProjectCreated', data: { projectId, name, description } },
+      { actorId: null, correlationId: projectId, causationId: null, occurredAt: new Date().toISOString() });
+    await log.append(`project-${projectId}`, [event], 'no_stream');
+    return { projectId };
+  });
+  await app.listen({ host: '127.0.0.1', port });
+  return { dataDir: null, stop: async () => { await app.close(); await log.close(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+const server = mode === 'berth' ? await startBerth() : mode === 'log-ceiling' ? await startLogCeiling() : await startCeiling();
 process.on('message', async (message: { type: string }) => {
   if (message.type === 'rss') {
     const { rss, heapUsed } = process.memoryUsage();
     const { user, system } = process.cpuUsage();
-    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000 });
+    // How long the request thread has been busy, of all threads' CPU time above.
+    const { active } = performance.eventLoopUtilization();
+    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000, busyMs: active });
   }
   if (message.type === 'stop') {
     await server.stop();
