@@ -1,6 +1,6 @@
 import { MongoClient, type ClientSession, type Collection, type Db } from 'mongodb';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
-import { orUnavailable } from '../../ports/unavailable.ts';
+import { orUnavailable, UnavailableError } from '../../ports/unavailable.ts';
 import { Signal } from '../signal.ts';
 import { writeGuarded, type Stored } from './guarded-write.ts';
 import { isMongoOutage } from './outage.ts';
@@ -21,7 +21,19 @@ export interface MongoReadStoreOptions {
   /** Use transactions; by default when the server is a replica-set member or a router. */
   readonly transactions?: boolean;
   readonly serverSelectionTimeoutMS?: number;
+  /** How long the server may stay unreachable before a new client is tried beside the old one. */
+  readonly replaceClientAfterMs?: number;
 }
+
+const WHAT = 'the read store (MongoDB)';
+
+const newClient = (url: string, options: MongoReadStoreOptions) => new MongoClient(url, {
+  serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000,
+  // A server host lost without closing anything leaves sockets that never answer: without these
+  // bounds the monitor's check waited 30 s and an operation in flight for ever.
+  connectTimeoutMS: 5000,
+  socketTimeoutMS: 10_000,
+});
 
 /**
  * The scaled-out read models: one MongoDB collection per read-model collection, each document
@@ -34,25 +46,69 @@ export class MongoReadStore implements ReadStore {
   private readonly committed = new Signal();
   private readonly registered = new Set<string>();
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly transactions: boolean) {}
+  private db: Db;
+  /** Since when every operation has failed as unavailable, while they do. */
+  private failingSince: number | null = null;
+  private replacing: Promise<void> | null = null;
+  private closed = false;
 
-  static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
-    const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000,
-      // A server host lost without closing anything leaves sockets that never answer: without these
-      // bounds the monitor's check waited 30 s and an operation in flight for ever.
-      connectTimeoutMS: 5000,
-      socketTimeoutMS: 10_000,
-    });
-    await orUnavailable('the read store (MongoDB)', isMongoOutage, () => client.connect());
-    const db = client.db(options.database);
-    const hello = await db.admin().command({ hello: 1 });
-    const offered = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-    return new MongoReadStore(client, db, options.transactions ?? offered);
+  private constructor(
+    private client: MongoClient,
+    private readonly url: string,
+    private readonly options: MongoReadStoreOptions,
+    private readonly transactions: boolean,
+  ) {
+    this.db = client.db(options.database);
   }
 
-  private io<T>(operation: () => Promise<T>): Promise<T> {
-    return orUnavailable('the read store (MongoDB)', isMongoOutage, operation);
+  static async connect(url: string, options: MongoReadStoreOptions = {}): Promise<MongoReadStore> {
+    const client = newClient(url, options);
+    await orUnavailable(WHAT, isMongoOutage, () => client.connect());
+    const hello = await client.db(options.database).admin().command({ hello: 1 });
+    const offered = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+    return new MongoReadStore(client, url, options, options.transactions ?? offered);
+  }
+
+  private async io<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      const result = await orUnavailable(WHAT, isMongoOutage, operation);
+      this.failingSince = null;
+      return result;
+    } catch (error) {
+      if (error instanceof UnavailableError) this.stillFailing();
+      throw error;
+    }
+  }
+
+  /**
+   * The driver's server monitor has been seen stuck for good when a connection closed under the
+   * check it was starting: the server came back, and every operation kept failing server
+   * selection with the old error. A client that fails this long is replaced by a new one, if the
+   * new one reaches the server; else the next attempt waits as long again.
+   */
+  private stillFailing(): void {
+    const now = Date.now();
+    this.failingSince ??= now;
+    if (this.replacing || this.closed || now - this.failingSince < (this.options.replaceClientAfterMs ?? 10_000)) return;
+    this.replacing = this.replaceClient().finally(() => {
+      this.replacing = null;
+      this.failingSince = Date.now();
+    });
+  }
+
+  private async replaceClient(): Promise<void> {
+    const fresh = newClient(this.url, this.options);
+    try {
+      await fresh.connect();
+    } catch {
+      await fresh.close(true).catch(() => undefined);
+      return;
+    }
+    if (this.closed) return void await fresh.close(true);
+    const old = this.client;
+    this.client = fresh;
+    this.db = fresh.db(this.options.database);
+    await old.close(true).catch(() => undefined);
   }
 
   private collection(name: string): Collection<Stored> {
@@ -173,6 +229,8 @@ export class MongoReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.replacing;
     await this.client.close();
   }
 }
