@@ -88,7 +88,9 @@ async function run(url: string, requests: Request[], seconds = SECONDS): Promise
  * A load and the server's CPU time per request it answered: unlike requests per second, it does not
  * move when other work shares the machine, so its ratio to the ceiling's is the steadier figure.
  */
-async function runMeasured(server: Server, requests: Request[]): Promise<autocannon.Result & { cpuMicros: number; busyMicros: number }> {
+type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number };
+
+async function runMeasured(server: Server, requests: Request[]): Promise<Measured> {
   const before = await server.memory();
   const result = await run(server.url, requests);
   const after = await server.memory();
@@ -169,22 +171,24 @@ async function main() {
   const [load] = loadavg();
   if (load! > 0.5) console.warn(`  ! load average ${fmt(load!, 2)} before the start: other work on this machine skews every figure`);
 
-  let ceiling: (autocannon.Result & { cpuMicros: number; busyMicros: number }) | null = null;
+  let ceiling: Measured | null = null;
   /** The durable-write ceiling: bare Fastify plus one append to the embedded log, group-committed. */
-  let logCeiling: (autocannon.Result & { cpuMicros: number; busyMicros: number }) | null = null;
+  let logCeiling: Measured | null = null;
   let ceilingRss = 0;
+  /** The ceiling request against a server of its own: the load, and the server's memory after it. */
+  const measureAlone = async (mode: 'ceiling' | 'log-ceiling') => {
+    const server = await startServer(mode);
+    await run(server.url, ceilingRequest, WARMUP_SECONDS);
+    const measured = await runMeasured(server, ceilingRequest);
+    const { rss } = await server.memory();
+    await server.stop();
+    return { measured, rss };
+  };
   if (ONLY.has('ceiling')) {
     console.log('- ceiling: bare Fastify JSON POST');
-    const server = await startServer('ceiling');
-    await run(server.url, ceilingRequest, WARMUP_SECONDS);
-    ceiling = await runMeasured(server, ceilingRequest);
-    ceilingRss = (await server.memory()).rss;
-    await server.stop();
+    ({ measured: ceiling, rss: ceilingRss } = await measureAlone('ceiling'));
     console.log('- log ceiling: the same route appending one event to the embedded log');
-    const logServer = await startServer('log-ceiling');
-    await run(logServer.url, ceilingRequest, WARMUP_SECONDS);
-    logCeiling = await runMeasured(logServer, ceilingRequest);
-    await logServer.stop();
+    ({ measured: logCeiling } = await measureAlone('log-ceiling'));
     rows.push(
       { figure: 'ceiling: bare Fastify POST req/s', value: fmt(ceiling.requests.average), target: '', met: '', ratio: '100.0 %' },
       { figure: 'ceiling: p50 / p99 ms', value: latency(ceiling), target: '', met: '', ratio: '' },
@@ -196,7 +200,7 @@ async function main() {
   }
   const c = ceiling?.requests.average ?? NaN;
   /** The ceiling's CPU per request over Berth's: the share of the ceiling Berth would reach on an idle machine. */
-  const cpuRow = (figure: string, result: { cpuMicros: number; busyMicros: number }): Row => ({
+  const cpuRow = (figure: string, result: Measured): Row => ({
     figure: `${figure} server CPU / request thread busy, µs per request`, value: `${fmt(result.cpuMicros)} / ${fmt(result.busyMicros)}`, target: '', met: '',
     ratio: ceiling ? `${fmt((100 * ceiling.cpuMicros) / result.cpuMicros, 1)} % by CPU` : '',
   });

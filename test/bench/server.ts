@@ -37,12 +37,13 @@ async function startCeiling() {
 }
 
 async function startLogCeiling() {
-  const { SqliteEventStore } = await import('@berth/shared/adapters/sqlite/event-store');
+  const { configFrom } = await import('@berth/shared/runtime/config');
+  const { openEventStore } = await import('@berth/shared/runtime/stores');
   const { envelope } = await import('@berth/shared/runtime/execute');
   const { newId } = await import('@berth/shared/ids');
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-log-'));
-  const synchronous = process.env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
-  const log = new SqliteEventStore(join(dataDir, 'events.db'), { synchronous });
+  // The log as Berth opens it, with the operator's settings (synchronous FULL unless told otherwise).
+  const log = await openEventStore(configFrom(process.env, { dataDir }));
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   app.post('/echo', async (request) => {
     const projectId = newId();

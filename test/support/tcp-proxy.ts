@@ -37,26 +37,27 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     to.on('drain', () => { if (mode !== 'stalled' && !link.lost) from.resume(); });
     from.on('end', () => to.end());
   };
+  const pause = (link: Link) => { for (const socket of link.sockets) socket.pause(); };
   const lose = (link: Link) => {
     link.lost = true;
-    for (const socket of link.sockets) socket.pause();
+    pause(link);
+  };
+  /** Follows a connection's sockets until they close; an error on one closes them all. */
+  const track = (sockets: Socket[]): Link => {
+    const link: Link = { sockets, lost: false };
+    links.add(link);
+    for (const socket of sockets) {
+      socket.on('close', () => links.delete(link));
+      socket.on('error', () => { for (const each of sockets) each.destroy(); });
+    }
+    return link;
   };
   const server: Server = createServer((client) => {
     if (mode === 'cut') return void client.destroy();
-    if (mode === 'blackhole') {
-      const link: Link = { sockets: [client], lost: true };
-      links.add(link);
-      client.on('close', () => links.delete(link)).on('error', () => client.destroy()).pause();
-      return;
-    }
+    if (mode === 'blackhole') return void lose(track([client]));
     const upstream = connect(target.port, target.host);
-    const link: Link = { sockets: [client, upstream], lost: false };
-    links.add(link);
-    for (const socket of link.sockets) {
-      socket.on('close', () => links.delete(link));
-      socket.on('error', () => { client.destroy(); upstream.destroy(); });
-      if (mode === 'stalled') socket.pause();
-    }
+    const link = track([client, upstream]);
+    if (mode === 'stalled') pause(link);
     forward(link, client, upstream);
     forward(link, upstream, client);
   });
@@ -67,7 +68,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cut() { mode = 'cut'; dropAll(); },
     stall() {
       mode = 'stalled';
-      for (const link of links) for (const socket of link.sockets) socket.pause();
+      for (const link of links) pause(link);
     },
     blackhole() {
       mode = 'blackhole';
