@@ -6,22 +6,19 @@ const POOL_SIZE = 4096;
 let pool = randomBytes(POOL_SIZE);
 let offset = 0;
 
-function take(size: number): Buffer {
+const CODES = Buffer.from(ALPHABET, 'latin1');
+/** Where an id's characters are written before they become one string (no string per character). */
+const spelled = Buffer.alloc(POOL_SIZE);
+
+/** A 21-character URL-safe random id (126 bits), as ids are everywhere in Berth. */
+export function newId(size = 21): string {
   if (offset + size > POOL_SIZE) {
     pool = randomBytes(POOL_SIZE);
     offset = 0;
   }
-  const bytes = pool.subarray(offset, offset + size);
+  for (let i = 0; i < size; i++) spelled[i] = CODES[pool[offset + i]! & 63]!;
   offset += size;
-  return bytes;
-}
-
-/** A 21-character URL-safe random id (126 bits), as ids are everywhere in Berth. */
-export function newId(size = 21): string {
-  const bytes = take(size);
-  let id = '';
-  for (let i = 0; i < size; i++) id += ALPHABET[bytes[i]! & 63];
-  return id;
+  return spelled.toString('latin1', 0, size);
 }
 
 /** The same 64 URL-safe characters in byte order, so that text comparison is numeric comparison. */

@@ -2,6 +2,7 @@ import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { DomainEvent } from '@berth/shared/events/event';
 import { streamName } from '@berth/shared/events/event';
 import { notFound } from '@berth/shared/errors';
+import { newTimeOrderedId } from '@berth/shared/ids';
 import { execute, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -73,6 +74,17 @@ export class Context {
   async load<A extends AnyAggregate>(aggregate: A, id: string): Promise<{ state: StateOf<A> | null; revision: number }> {
     const { state, revision } = await load(this.infra.eventStore, aggregate, id, this.states);
     return { state: state as StateOf<A> | null, revision };
+  }
+
+  /**
+   * A new record's id. Time-ordered, so the log's stream index and the read models' key index grow
+   * at their ends instead of dirtying a random page per creation; and its stream is known to be
+   * empty, so the creation does not read it (the append still checks that it is).
+   */
+  newId(aggregate: AnyAggregate): string {
+    const id = newTimeOrderedId();
+    this.states?.set(streamName(aggregate.name, id), { state: null, revision: -1 });
+    return id;
   }
 
   /** Drops what this process holds of a stream that another writer (a reactor) moved on. */

@@ -1,5 +1,4 @@
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
-import { splitStream } from '@berth/shared/events/event';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
 
@@ -11,10 +10,8 @@ export function entityProjection(aggregate: AnyAggregate): Projection {
   return {
     name: `entity:${aggregate.name}`,
     collections: [aggregate.name],
-    keysOf(event) {
-      const { aggregate: name, id } = splitStream(event.stream);
-      return name === aggregate.name ? [{ collection: name, id }] : [];
-    },
+    aggregates: [aggregate.name],
+    keysOf: (_event, { id }) => [{ collection: aggregate.name, id }],
     // A read-model document is the state object itself, stored as JSON.
     evolve: (doc, event) => aggregate.evolve(doc, event) as Doc | null,
   };

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@berth/shared/events/event';
+import { splitStream, type RecordedEvent, type StreamParts } from '@berth/shared/events/event';
 import type { EventStore, Subscription } from '@berth/shared/ports/event-store';
 import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
@@ -16,6 +16,8 @@ const APPLIED = '_position';
 export class ProjectionRunner {
   private subscription: Subscription | null = null;
   private checkpoints = new Map<string, number>();
+  /** The projections that read each aggregate's streams: most events concern one or two of them. */
+  private readonly readers = new Map<string, Projection[]>();
 
   constructor(
     private readonly events: EventStore,
@@ -23,7 +25,11 @@ export class ProjectionRunner {
     private readonly projections: readonly Projection[],
     /** Whether this runner serves the live models, and so performs the rebuilds the log requests. */
     private readonly live = false,
-  ) {}
+  ) {
+    for (const projection of projections) {
+      for (const aggregate of projection.aggregates) this.readers.set(aggregate, [...this.readers.get(aggregate) ?? [], projection]);
+    }
+  }
 
   async start(): Promise<void> {
     for (const projection of this.projections) {
@@ -51,25 +57,26 @@ export class ProjectionRunner {
       if (position > (this.checkpoints.get(name) ?? 0)) this.checkpoints.set(name, position);
     }
     const caughtUp = Math.min(...this.checkpoints.values());
-    const touched: Array<[Projection, RecordedEvent, readonly DocKey[]]> = [];
+    const touched: Array<[Projection, RecordedEvent, StreamParts, readonly DocKey[]]> = [];
     const keys = new Map<string, DocKey>();
     for (const event of batch) {
-      for (const projection of this.projections) {
+      const stream = splitStream(event.stream);
+      for (const projection of this.readers.get(stream.aggregate) ?? []) {
         if (event.position <= (this.checkpoints.get(projection.name) ?? 0)) continue;
-        const eventKeys = projection.keysOf(event);
+        const eventKeys = projection.keysOf(event, stream);
         if (eventKeys.length === 0) continue;
-        touched.push([projection, event, eventKeys]);
+        touched.push([projection, event, stream, eventKeys]);
         for (const key of eventKeys) keys.set(docKey(key.collection, key.id), key);
       }
     }
     const docs: Map<string, Doc | null> = await this.store.getMany([...keys.values()]);
     const dirty = new Set<string>();
-    for (const [projection, event, eventKeys] of touched) {
+    for (const [projection, event, stream, eventKeys] of touched) {
       for (const key of eventKeys) {
         const k = docKey(key.collection, key.id);
         const doc = docs.get(k) ?? null;
         if (doc && Number(doc[APPLIED]) >= event.position) continue;
-        const next = projection.evolve(doc, event);
+        const next = projection.evolve(doc, event, stream);
         docs.set(k, next && { ...next, [APPLIED]: event.position });
         dirty.add(k);
       }

@@ -3,7 +3,6 @@
 // scans, and neither opens a service's record (nor its secrets) on the way out.
 import { ProjectWithServices } from '@berth/shared/contract/project';
 import { SERVICE_KINDS, SERVICE_SUMMARIES, type ServiceKindOfProject } from '@berth/shared/domain/service-kinds';
-import { splitStream } from '@berth/shared/events/event';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
 
@@ -19,14 +18,12 @@ const byAggregate = new Map<string, SummaryKind>(SERVICE_KINDS.map((kind) => {
 
 export const serviceSummaries: Projection = {
   name: 'serviceSummaries',
-  keysOf(event) {
-    const { aggregate, id } = splitStream(event.stream);
-    return byAggregate.has(aggregate) ? [{ collection: SERVICE_SUMMARIES, id }] : [];
-  },
+  aggregates: [...byAggregate.keys()],
+  keysOf: (_event, { id }) => [{ collection: SERVICE_SUMMARIES, id }],
   // The service's own evolve, over the fields the summary keeps: every field it shows comes
   // from the service's events the same way its record's does.
-  evolve(doc, event) {
-    const kind = byAggregate.get(splitStream(event.stream).aggregate)!;
+  evolve(doc, event, stream) {
+    const kind = byAggregate.get(stream.aggregate)!;
     const state = kind.aggregate.evolve(doc, event) as Doc | null;
     if (state === null) return null;
     const summary: Doc = { kind: kind.key };

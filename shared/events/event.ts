@@ -29,7 +29,13 @@ export interface RecordedEvent extends NewEvent {
 
 export const streamName = (aggregate: string, id: string): string => `${aggregate}-${id}`;
 
-export function splitStream(stream: string): { aggregate: string; id: string } {
+/** A stream name's two parts: the aggregate it belongs to and the id of its record. */
+export interface StreamParts {
+  readonly aggregate: string;
+  readonly id: string;
+}
+
+export function splitStream(stream: string): StreamParts {
   const dash = stream.indexOf('-');
   return { aggregate: stream.slice(0, dash), id: stream.slice(dash + 1) };
 }

@@ -24,6 +24,16 @@ describe('project operations', () => {
     assert.ok(ids.indexOf(second.projectId) < ids.indexOf(first.projectId));
   });
 
+  it('gives records ids that sort in the order they were created', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await berth.ok('project.create', { name: `ordered ${i}` })).projectId);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.deepEqual([...ids].sort(), ids);
+    for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{21}$/);
+  });
+
   it('updates and removes, then answers NOT_FOUND', async () => {
     const { projectId } = await berth.ok('project.create', { name: 'old' });
     const updated = await berth.ok('project.update', { projectId, name: 'new', description: null });

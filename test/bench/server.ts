@@ -40,13 +40,13 @@ async function startLogCeiling() {
   const { configFrom } = await import('@berth/shared/runtime/config');
   const { openEventStore } = await import('@berth/shared/runtime/stores');
   const { envelope } = await import('@berth/shared/runtime/execute');
-  const { newId } = await import('@berth/shared/ids');
+  const { newTimeOrderedId } = await import('@berth/shared/ids');
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-log-'));
   // The log as Berth opens it, with the operator's settings (synchronous FULL unless told otherwise).
   const log = await openEventStore(configFrom(process.env, { dataDir }));
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   app.post('/echo', async (request) => {
-    const projectId = newId();
+    const projectId = newTimeOrderedId();
     const { name, description } = request.body as { name: string; description: string | null };
     const event = envelope({ type: 'ProjectCreated', data: { projectId, name, description } },
       { actorId: null, correlationId: projectId, causationId: null, occurredAt: new Date().toISOString() });

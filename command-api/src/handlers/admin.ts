@@ -19,7 +19,7 @@ export const admin: GroupHandlers<typeof contract.admin> = {
   one: async (_input, ctx) => theAdmin(ctx),
 
   createUserInvitation: async (input, ctx) => {
-    const id = newId();
+    const id = ctx.newId(accountAggregate);
     const email = normalEmail(input.email);
     const token = newId(32);
     const expiresAt = new Date(Date.parse(ctx.now) + ctx.infra.config.invitationLifetimeSeconds * 1000).toISOString();

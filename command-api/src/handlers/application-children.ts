@@ -6,7 +6,6 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
 import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
 import { securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
-import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { change, one, removal, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
@@ -71,7 +70,7 @@ const ofApplication = (applicationId: string, ctx: Context) =>
 export const port: GroupHandlers<typeof contract.port> = {
   create: async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
-    const portId = newId();
+    const portId = ctx.newId(portAggregate);
     const protocol = input.protocol ?? 'tcp';
     // The host's ports are one namespace for every service: claimed in the log before the port is written.
     await claim(ctx, 'hostPort', hostPort(input.publishedPort, protocol), portId, 'publishedPort');
@@ -99,7 +98,7 @@ export const port: GroupHandlers<typeof contract.port> = {
 export const redirects: GroupHandlers<typeof contract.redirects> = {
   create: change(redirectAggregate, async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
-    return { type: 'CreateRedirect', data: { redirectId: newId(), ...input, createdAt: ctx.now } } satisfies RedirectCommand;
+    return { type: 'CreateRedirect', data: { redirectId: ctx.newId(redirectAggregate), ...input, createdAt: ctx.now } } satisfies RedirectCommand;
   }),
   one: one(redirectAggregate),
   update: change(redirectAggregate, (input) => ({ type: 'UpdateRedirect', data: input }) satisfies RedirectCommand),
@@ -109,7 +108,7 @@ export const redirects: GroupHandlers<typeof contract.redirects> = {
 export const security: GroupHandlers<typeof contract.security> = {
   create: async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
-    const securityId = newId();
+    const securityId = ctx.newId(securityAggregate);
     await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username');
     return change(securityAggregate, async () => ({
       type: 'CreateSecurity',

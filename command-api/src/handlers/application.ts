@@ -37,7 +37,7 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
 export const application: GroupHandlers<typeof contract.application> = {
   create: async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    const applicationId = newId();
+    const applicationId = ctx.newId(applicationAggregate);
     const appName = newAppName(input.appName, input.name);
     await claimAppName(ctx, appName, applicationId);
     const data = newApplication({

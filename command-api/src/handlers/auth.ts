@@ -35,7 +35,7 @@ const self = (ctx: Context) => ctx.mustLoad(accountAggregate, ctx.actor!.id, 'id
 
 export const auth: GroupHandlers<typeof contract.auth> = {
   createAdmin: async (input, ctx) => {
-    const id = newId();
+    const id = ctx.newId(accountAggregate);
     const email = normalEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     await claim(ctx, 'instance', 'admin', id, 'admin').catch(() => { throw conflict('An admin already exists'); });

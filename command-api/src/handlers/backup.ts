@@ -5,7 +5,6 @@ import { mustBeSchedule } from '@berth/shared/domain/backup/schedule';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { badRequest } from '@berth/shared/errors';
-import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { change, type GroupHandlers } from './kit.ts';
 import { manualBackup, restore, runs } from './backup-runs.ts';
@@ -41,7 +40,7 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     const owners = Object.fromEntries(BACKUP_DATABASE_TYPES.map((type) =>
       [ownerField(type), type === databaseType ? databaseId : null])) as Record<OwnerField, string | null>;
     mustBeSchedule(input.schedule);
-    const backupId = newId();
+    const backupId = ctx.newId(backupAggregate);
     // Counted in the log among the destination's users, so the destination cannot go meanwhile.
     await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
     const data: Backup = {

@@ -2,14 +2,14 @@ import type { contract } from '@berth/shared/contract/index';
 import { certificateAggregate, defaultCertificatePath } from '@berth/shared/domain/certificate/certificate';
 import { inspectCertificate } from '@berth/shared/domain/certificate/pem';
 import { badRequest } from '@berth/shared/errors';
-import { newId } from '@berth/shared/ids';
+import type { Context } from '../context.ts';
 import { all, change, one, removal, type GroupHandlers } from './kit.ts';
 
 /** A chosen id names a stream and the default folder of the files: plain characters only. */
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function certificateIdOf(given: string | undefined): string {
-  if (!given) return newId();
+function certificateIdOf(given: string | undefined, ctx: Context): string {
+  if (!given) return ctx.newId(certificateAggregate);
   if (!ID.test(given)) throw badRequest('certificateId', 'must be 1 to 64 letters, digits, "_" or "-"');
   return given;
 }
@@ -18,7 +18,7 @@ export const certificates: GroupHandlers<typeof contract.certificates> = {
   create: change(certificateAggregate, (input, ctx) => {
     // Read before the key is sealed: a sealed key can no longer be checked against the certificate.
     const facts = inspectCertificate(input.certificateData, input.privateKey);
-    const certificateId = certificateIdOf(input.certificateId);
+    const certificateId = certificateIdOf(input.certificateId, ctx);
     return {
       type: 'CreateCertificate',
       data: {

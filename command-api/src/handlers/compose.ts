@@ -38,7 +38,7 @@ async function createCompose(ctx: Context, input: {
   composeType?: string | undefined; composeFile?: string; env?: string | null;
 }): Promise<Doc | null> {
   await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-  const composeId = newId();
+  const composeId = ctx.newId(composeAggregate);
   const appName = newAppName(input.appName, input.name);
   await claimAppName(ctx, appName, composeId);
   const { after } = await ctx.execute(composeAggregate, composeId, {

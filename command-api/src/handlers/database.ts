@@ -10,7 +10,6 @@ import {
   databaseAggregates, idFieldOf, type Credentials, type Database, type DatabasePatch,
 } from '@berth/shared/domain/database/database';
 import { projectAggregate } from '@berth/shared/domain/project/project';
-import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
@@ -64,7 +63,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
 
   const create: Handler<CreateInput> = async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    const id = newId();
+    const id = ctx.newId(aggregate);
     const appName = newAppName(input.appName, input.name);
     const credentials: Credentials = {};
     for (const field of credentialFields(engine) as (keyof Credentials)[]) {

@@ -8,7 +8,6 @@ import {
 import { badRequest } from '@berth/shared/errors';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { streamName } from '@berth/shared/events/event';
-import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 
 /** What a service's source needs set, per source type, before a deployment of it can start. */
@@ -40,7 +39,7 @@ export async function queueDeployment(ctx: Context, applicationId: string, reque
 /** Queues a deployment of the service (checked by the caller): answers the queued record. */
 export async function queueFor(ctx: Context, service: Pick<NewDeployment, 'applicationId' | 'composeId' | 'databaseId' | 'databaseType'>, request: Request) {
   const data: Deployment = newDeployment({
-    ...request, deploymentId: newId(), ...service,
+    ...request, deploymentId: ctx.newId(deploymentAggregate), ...service,
     accountId: request.trigger === 'account' ? ctx.actor?.id ?? null : null, createdAt: ctx.now,
   });
   const { after } = await ctx.execute(deploymentAggregate, data.deploymentId, { type: 'QueueDeployment', data });

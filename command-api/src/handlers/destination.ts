@@ -2,7 +2,6 @@ import type { contract } from '@berth/shared/contract/index';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { badRequest } from '@berth/shared/errors';
 import { ObjectStorageError } from '@berth/shared/ports/object-storage';
-import { newId } from '@berth/shared/ids';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { retire } from './reservations.ts';
 
@@ -31,7 +30,7 @@ const testConnection: Handler<{ endpoint: string; region: string; bucket: string
 export const destination: GroupHandlers<typeof contract.destination> = {
   create: change(destinationAggregate, (input, ctx) => ({
     type: 'CreateDestination',
-    data: { ...input, destinationId: newId(), secretAccessKey: ctx.secrets.seal(input.secretAccessKey), createdAt: ctx.now },
+    data: { ...input, destinationId: ctx.newId(destinationAggregate), secretAccessKey: ctx.secrets.seal(input.secretAccessKey), createdAt: ctx.now },
   })),
   update: change(destinationAggregate, async (input, ctx) => {
     const current = await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');

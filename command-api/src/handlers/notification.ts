@@ -3,7 +3,6 @@ import type { contract } from '@berth/shared/contract/index';
 import { deliveryAggregate } from '@berth/shared/domain/notification/delivery';
 import { subscriptionAggregate } from '@berth/shared/domain/notification/subscription';
 import { badRequest } from '@berth/shared/errors';
-import { newId } from '@berth/shared/ids';
 import { all, change, one, removal, type GroupHandlers } from './kit.ts';
 
 function mustBeWebUrl(url: string): string {
@@ -17,7 +16,7 @@ export const notification: GroupHandlers<typeof contract.notification> = {
   create: change(subscriptionAggregate, (input, ctx) => ({
     type: 'CreateSubscription',
     data: {
-      subscriptionId: newId(), url: mustBeWebUrl(input.url), eventTypes: [...new Set(input.eventTypes)],
+      subscriptionId: ctx.newId(subscriptionAggregate), url: mustBeWebUrl(input.url), eventTypes: [...new Set(input.eventTypes)],
       secret: ctx.secrets.seal(input.secret ?? randomBytes(24).toString('base64url')), createdAt: ctx.now,
     },
   })),

@@ -1,6 +1,5 @@
 import type { contract } from '@berth/shared/contract/index';
 import { projectAggregate } from '@berth/shared/domain/project/project';
-import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { change, removal, type GroupHandlers } from './kit.ts';
 import { allWithServices, serviceKinds, withServices } from './services.ts';
@@ -11,7 +10,7 @@ const accessible = (projects: Record<string, unknown>[], ctx: Context) =>
 export const project: GroupHandlers<typeof contract.project> = {
   create: change(projectAggregate, (input, ctx) => ({
     type: 'CreateProject',
-    data: { projectId: newId(), name: input.name, description: input.description ?? null, createdAt: ctx.now },
+    data: { projectId: ctx.newId(projectAggregate), name: input.name, description: input.description ?? null, createdAt: ctx.now },
   })),
   one: async (input, ctx) => withServices(await ctx.one(projectAggregate, input.projectId), ctx),
   all: async (_input, ctx) => allWithServices(accessible(await ctx.list(projectAggregate), ctx), ctx),

@@ -1,7 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { REBUILD_COLLECTION, rebuildAggregate } from '@berth/shared/domain/rebuild/rebuild';
 import { notFound } from '@berth/shared/errors';
-import { newId } from '@berth/shared/ids';
 import type { GroupHandlers } from './kit.ts';
 import { consumerLags } from '../observability/lag.ts';
 
@@ -13,7 +12,7 @@ export const projections: GroupHandlers<typeof contract.projections> = {
   rebuild: async ({ name }, ctx) => {
     const { readStore } = ctx.infra;
     if (name !== undefined && !(await readStore.checkpoints()).has(name)) throw notFound('name', 'Projection');
-    const rebuildId = newId();
+    const rebuildId = ctx.newId(rebuildAggregate);
     // The request goes through the log: the projections role, wherever it runs, does the rebuild.
     await ctx.execute(rebuildAggregate, rebuildId, { type: 'RequestRebuild', data: { rebuildId, name: name ?? null, requestedAt: ctx.now } });
     const deadline = Date.now() + REBUILD_WAIT_MS;

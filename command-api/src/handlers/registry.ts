@@ -4,7 +4,6 @@ import { registryAggregate, type RegistryType } from '@berth/shared/domain/regis
 import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
 import { DomainError, badRequest, unauthorized } from '@berth/shared/errors';
 import { EngineError } from '@berth/shared/ports/container-engine';
-import { newId } from '@berth/shared/ids';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { retire } from './reservations.ts';
 
@@ -43,7 +42,7 @@ const create = change(registryAggregate, (input: InputOf<typeof contract.registr
   return {
     type: 'CreateRegistry',
     data: {
-      ...input, registryId: newId(), password: ctx.secrets.seal(input.password),
+      ...input, registryId: ctx.newId(registryAggregate), password: ctx.secrets.seal(input.password),
       registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
     },
   };

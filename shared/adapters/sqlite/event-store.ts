@@ -8,6 +8,7 @@ import {
 import { Signal } from '../signal.ts';
 import { RecentEvents } from './recent-events.ts';
 import { supervise } from '../supervised.ts';
+import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
 
 interface Row {
   position: number;
@@ -70,6 +71,7 @@ const matches = (expected: ExpectedRevision, current: number) =>
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new Signal();
+  private readonly checkpointer: WalCheckpointer | null;
   private readonly recent = new RecentEvents();
   private pending: PendingAppend[] = [];
   private readonly statements;
@@ -84,6 +86,7 @@ export class SqliteEventStore implements EventStore {
     // Several processes may share the file (a reactors process beside the API): wait for a writer.
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.checkpointer = checkpointInWorker(this.db, path);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -157,6 +160,7 @@ export class SqliteEventStore implements EventStore {
       append.resolve(result);
     });
     this.recent.add(committed);
+    this.checkpointer?.committed();
     this.appended.notify();
   }
 
@@ -197,5 +201,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.pending.length > 0) this.flush();
     this.db.close();
+    // The worker's connection closes last, so it checkpoints what is left and removes the log.
+    await this.checkpointer?.close();
   }
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
 import { Signal } from '../signal.ts';
+import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const identifier = (name: string) => {
@@ -26,6 +27,9 @@ export class SqliteReadStore implements ReadStore {
   /** The checkpoints this instance committed, when it is the writer. */
   private readonly committedCheckpoints = new Map<string, number>();
   private readonly committed = new Signal();
+  private readonly checkpointer: WalCheckpointer | null;
+  /** Callers waiting for this instance's own commits to reach a position, when it is the writer. */
+  private readonly waiters = new Set<{ readonly position: number; readonly reached: () => void }>();
   /** Writes committed through this instance: its `version()` when it is the sole writer. */
   private writes = 0;
   private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
@@ -37,6 +41,7 @@ export class SqliteReadStore implements ReadStore {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL'); // rebuildable from the log, so a lost tail is re-projected
+    this.checkpointer = checkpointInWorker(this.db, path);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS docs (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
         PRIMARY KEY (collection, id)) WITHOUT ROWID;
@@ -156,7 +161,9 @@ export class SqliteReadStore implements ReadStore {
         this.remember(docKey(write.collection, write.id), write.doc);
         this.lookups.delete(write.collection);
       }
+      this.release();
     }
+    this.checkpointer?.committed();
     this.committed.notify();
   }
 
@@ -171,7 +178,9 @@ export class SqliteReadStore implements ReadStore {
       }
       for (const collection of collections) this.lookups.delete(collection);
       for (const name of checkpoints) this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
+      this.release();
     }
+    this.checkpointer?.committed();
     this.committed.notify();
   }
 
@@ -185,23 +194,55 @@ export class SqliteReadStore implements ReadStore {
     return new Map(this.statements.allCheckpoints.all().map((row) => [row.name, row.position]));
   }
 
+  /** Whether this instance is the writer and has committed the checkpoints: it then knows them without a read. */
+  private knowsCheckpoints(): boolean {
+    return this.cache && this.committedCheckpoints.size > 0;
+  }
+
+  private lowestCommitted(): number {
+    let lowest = Infinity;
+    for (const at of this.committedCheckpoints.values()) lowest = Math.min(lowest, at);
+    return lowest;
+  }
+
   private reached(position: number): boolean {
-    if (this.cache && this.committedCheckpoints.size > 0) {
-      let lowest = Infinity;
-      for (const at of this.committedCheckpoints.values()) lowest = Math.min(lowest, at);
-      return lowest >= position;
-    }
+    if (this.knowsCheckpoints()) return this.lowestCommitted() >= position;
     const row = this.statements.minCheckpoint.get();
     return !!row && row.count > 0 && (row.position ?? 0) >= position;
   }
 
   async waitFor(position: number, timeoutMs: number): Promise<void> {
+    if (this.reached(position)) return;
+    if (this.knowsCheckpoints()) return this.waitForCommit(position, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     while (!this.reached(position)) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`Read models did not reach position ${position} within ${timeoutMs} ms`);
       // Commits in this process wake us at once; a projector in another process is polled.
       await Promise.race([this.committed.wait(), new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)))]);
+    }
+  }
+
+  /** Resolved by the commit that reaches `position`: no wake-up, timer or read per commit for each waiter. */
+  private waitForCommit(position: number, timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiter = { position, reached: () => { clearTimeout(timer); resolve(); } };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`Read models did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Tells the waiters that this instance's commits reached. */
+  private release(): void {
+    if (this.waiters.size === 0) return;
+    const lowest = this.lowestCommitted();
+    for (const waiter of this.waiters) {
+      if (waiter.position > lowest) continue;
+      this.waiters.delete(waiter);
+      waiter.reached();
     }
   }
 
@@ -215,5 +256,7 @@ export class SqliteReadStore implements ReadStore {
 
   async close(): Promise<void> {
     this.db.close();
+    // The worker's connection closes last, so it checkpoints what is left and removes the log.
+    await this.checkpointer?.close();
   }
 }
