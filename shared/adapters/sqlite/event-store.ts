@@ -109,7 +109,7 @@ export class SqliteEventStore implements EventStore {
       after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
     };
-    this.appendOne = this.db.transaction((append: PendingAppend): AppendResult => {
+    const appendRows = (append: PendingAppend): AppendResult => {
       let revision = this.statements.revision.get(append.stream)?.revision ?? -1;
       if (!matches(append.expected, revision)) {
         throw new WrongExpectedVersionError(append.stream, append.expected, revision);
@@ -122,7 +122,11 @@ export class SqliteEventStore implements EventStore {
         position = Number(info.lastInsertRowid);
       }
       return { revision, position };
-    });
+    };
+    // Several events go in a savepoint, so a failure part-way leaves none of them; one event needs
+    // none: its revision is checked before it is written, and a failed insert writes nothing.
+    const inSavepoint = this.db.transaction(appendRows);
+    this.appendOne = (append) => (append.events.length === 1 ? appendRows(append) : inSavepoint(append));
     this.flushBatch = this.db.transaction((batch: PendingAppend[]) =>
       batch.map((append) => {
         try {
