@@ -9,29 +9,61 @@ export interface CachedState {
   readonly revision: number;
 }
 
-const LIMIT = 4096;
+/** Streams used more than once, kept while in use. */
+const HOT = 4096;
+/** Streams seen once, most of them just created: they wait here for a second use. */
+const COLD = 1024;
 
+/**
+ * Two segments, so that a burst of creations cannot push out the streams in use: a stream enters
+ * the cold one, and moves to the hot one when it is used again (an empty stream's first decision
+ * is not a use); the hot one's least recently used stream goes back to the cold one.
+ */
 export class StateCache {
-  private readonly entries = new Map<string, CachedState>();
+  private readonly hot = new Map<string, CachedState>();
+  private readonly cold = new Map<string, CachedState>();
 
-  /** A hit becomes the newest entry, so the streams in use stay while one-off ones (creations) go. */
   get(stream: string): CachedState | undefined {
-    const entry = this.entries.get(stream);
-    if (entry) {
-      this.entries.delete(stream);
-      this.entries.set(stream, entry);
+    const hot = this.hot.get(stream);
+    if (hot) {
+      this.hot.delete(stream);
+      this.hot.set(stream, hot);
+      return hot;
     }
-    return entry;
+    const cold = this.cold.get(stream);
+    if (cold && cold.revision >= 0) {
+      this.cold.delete(stream);
+      this.promote(stream, cold);
+    }
+    return cold;
   }
 
   set(stream: string, entry: CachedState): void {
-    this.entries.delete(stream);
-    if (this.entries.size >= LIMIT) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(stream, entry);
+    if (this.hot.delete(stream)) {
+      this.hot.set(stream, entry);
+      return;
+    }
+    this.cool(stream, entry);
   }
 
   forget(stream: string): void {
-    this.entries.delete(stream);
+    this.hot.delete(stream);
+    this.cold.delete(stream);
+  }
+
+  private promote(stream: string, entry: CachedState): void {
+    if (this.hot.size >= HOT) {
+      const [oldest, state] = this.hot.entries().next().value!;
+      this.hot.delete(oldest);
+      this.cool(oldest, state);
+    }
+    this.hot.set(stream, entry);
+  }
+
+  private cool(stream: string, entry: CachedState): void {
+    this.cold.delete(stream);
+    if (this.cold.size >= COLD) this.cold.delete(this.cold.keys().next().value!);
+    this.cold.set(stream, entry);
   }
 }
 
