@@ -7,7 +7,7 @@ let pool = randomBytes(POOL_SIZE);
 let offset = 0;
 
 const CODES = Buffer.from(ALPHABET, 'latin1');
-/** Where an id's characters are written before they become one string (no string per character). */
+/** Where an id's characters are written before they become one string (no string per character); no id is longer than the pool. */
 const spelled = Buffer.alloc(POOL_SIZE);
 
 /** Writes `size` random characters into `spelled`, from index `at`. */

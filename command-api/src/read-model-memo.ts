@@ -1,5 +1,6 @@
 // Values worked out from the read models, kept while the read store's version stays the same:
 // any committed write moves it, so a kept value is never older than the models it came from.
+import { setNewest } from '@berth/shared/bounded';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 
 export class ReadModelMemo<T> {
@@ -17,9 +18,7 @@ export class ReadModelMemo<T> {
     const kept = this.kept.get(key);
     if (kept?.version === version) return kept.value;
     const value = await work();
-    // Bounded: past `max` keys the oldest goes.
-    if (!kept && this.kept.size >= this.max) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, { version, value });
+    setNewest(this.kept, key, { version, value }, this.max);
     return value;
   }
 }

@@ -2,6 +2,7 @@
 // this process already knows. A stale entry cannot cause a wrong decision to be stored: the
 // append names the revision the state was folded at, and a conflict reloads from the log.
 // Only for the embedded mode, where this process is the only writer: see processStateCache.
+import { setNewest } from '../bounded.ts';
 import { isScaledOut, type Config } from './config.ts';
 
 export interface CachedState {
@@ -26,8 +27,7 @@ export class StateCache {
   get(stream: string): CachedState | undefined {
     const hot = this.hot.get(stream);
     if (hot) {
-      this.hot.delete(stream);
-      this.hot.set(stream, hot);
+      setNewest(this.hot, stream, hot, HOT);
       return hot;
     }
     const cold = this.cold.get(stream);
@@ -39,11 +39,8 @@ export class StateCache {
   }
 
   set(stream: string, entry: CachedState): void {
-    if (this.hot.delete(stream)) {
-      this.hot.set(stream, entry);
-      return;
-    }
-    this.cool(stream, entry);
+    if (this.hot.has(stream)) setNewest(this.hot, stream, entry, HOT);
+    else setNewest(this.cold, stream, entry, COLD);
   }
 
   forget(stream: string): void {
@@ -55,15 +52,9 @@ export class StateCache {
     if (this.hot.size >= HOT) {
       const [oldest, state] = this.hot.entries().next().value!;
       this.hot.delete(oldest);
-      this.cool(oldest, state);
+      setNewest(this.cold, oldest, state, COLD);
     }
     this.hot.set(stream, entry);
-  }
-
-  private cool(stream: string, entry: CachedState): void {
-    this.cold.delete(stream);
-    if (this.cold.size >= COLD) this.cold.delete(this.cold.keys().next().value!);
-    this.cold.set(stream, entry);
   }
 }
 

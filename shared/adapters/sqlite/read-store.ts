@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
+import { setNewest } from '../../bounded.ts';
 import { Signal } from '../signal.ts';
 import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -80,13 +81,8 @@ export class SqliteReadStore implements ReadStore {
     if (this.cache && this.docs.has(key)) return this.docs.get(key)!;
     const row = this.statements.get.get(collection, id);
     const doc: Doc | null = row ? JSON.parse(row.doc) : null;
-    if (this.cache) this.remember(key, doc);
+    if (this.cache) setNewest(this.docs, key, doc, CACHED_DOCS);
     return doc;
-  }
-
-  private remember(key: string, doc: Doc | null) {
-    if (this.docs.size >= CACHED_DOCS) this.docs.delete(this.docs.keys().next().value!);
-    this.docs.set(key, doc);
   }
 
   private lookup(collection: string, key: string, query: () => Doc[]): Doc[] {
@@ -95,8 +91,7 @@ export class SqliteReadStore implements ReadStore {
     if (!answers) this.lookups.set(collection, (answers = new Map()));
     let docs = answers.get(key);
     if (!docs) {
-      if (answers.size >= CACHED_LOOKUPS) answers.delete(answers.keys().next().value!);
-      answers.set(key, (docs = query()));
+      setNewest(answers, key, (docs = query()), CACHED_LOOKUPS);
     }
     return [...docs];
   }
@@ -158,7 +153,7 @@ export class SqliteReadStore implements ReadStore {
         this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
       }
       for (const write of writes) {
-        this.remember(docKey(write.collection, write.id), write.doc);
+        setNewest(this.docs, docKey(write.collection, write.id), write.doc, CACHED_DOCS);
         this.lookups.delete(write.collection);
       }
       this.release();
@@ -173,7 +168,7 @@ export class SqliteReadStore implements ReadStore {
     if (this.cache) {
       for (const key of [...this.docs.keys()]) if (collections.includes(key.slice(0, key.indexOf('\u0000')))) this.docs.delete(key);
       for (const write of docs) {
-        this.remember(docKey(write.collection, write.id), write.doc);
+        setNewest(this.docs, docKey(write.collection, write.id), write.doc, CACHED_DOCS);
         this.lookups.delete(write.collection);
       }
       for (const collection of collections) this.lookups.delete(collection);
@@ -190,7 +185,7 @@ export class SqliteReadStore implements ReadStore {
 
   async checkpoints(): Promise<Map<string, number>> {
     // The sole writer knows what it committed.
-    if (this.cache && this.committedCheckpoints.size > 0) return new Map(this.committedCheckpoints);
+    if (this.knowsCheckpoints()) return new Map(this.committedCheckpoints);
     return new Map(this.statements.allCheckpoints.all().map((row) => [row.name, row.position]));
   }
 

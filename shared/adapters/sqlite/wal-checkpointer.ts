@@ -42,7 +42,8 @@ export class WalCheckpointer {
   private running = false;
   private lastStarted = 0;
   private trailing: NodeJS.Timeout | null = null;
-  private failed = false;
+  /** Failed or closed: no more checkpoints on the worker. */
+  private stopped = false;
 
   constructor(
     private readonly path: string,
@@ -52,7 +53,7 @@ export class WalCheckpointer {
 
   /** After a commit: checkpoint soon, on the worker's thread. */
   committed(): void {
-    if (this.failed || this.running || this.trailing) return;
+    if (this.stopped || this.running || this.trailing) return;
     const wait = this.lastStarted + INTERVAL_MS - Date.now();
     if (wait > 0) {
       // The last commits of a burst are checkpointed too, once the interval has passed.
@@ -65,10 +66,10 @@ export class WalCheckpointer {
   private start(): void {
     this.running = true;
     this.lastStarted = Date.now();
-    this.started().postMessage('checkpoint');
+    this.workerThread().postMessage('checkpoint');
   }
 
-  private started(): Worker {
+  private workerThread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.path } });
     worker.unref();
@@ -81,8 +82,8 @@ export class WalCheckpointer {
   }
 
   private fail(): void {
-    if (this.failed) return;
-    this.failed = true;
+    if (this.stopped) return;
+    this.stopped = true;
     this.onFailure();
     void this.worker?.terminate();
   }
@@ -90,7 +91,7 @@ export class WalCheckpointer {
   /** Ends the worker, after the checkpoint it may be doing. */
   async close(): Promise<void> {
     if (this.trailing) clearTimeout(this.trailing);
-    this.failed = true;
+    this.stopped = true;
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
