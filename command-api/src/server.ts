@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
 import { DomainError } from '@berth/shared/errors';
@@ -29,8 +29,14 @@ const CORRELATION = /^[\w.:-]{1,64}$/;
 const pathsOf = (operation: Operation) =>
   operation.group === 'admin' ? [`/${operation.name}`, `/api/${operation.name}`] : [`/api/${operation.name}`];
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who calls, known before the payload is looked at (null: an operation open to anyone). */
+    actor: Actor | null;
+  }
+}
+
 export function buildServer(infra: Infrastructure, options: { logger?: boolean; logStream?: Writable } = {}): FastifyInstance {
-  const actors = new WeakMap<FastifyRequest, Actor | null>();
   const app = Fastify({
     logger: options.logger === false ? false : { level: infra.config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
@@ -41,6 +47,8 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
       return typeof header === 'string' && CORRELATION.test(header) ? header : newId();
     },
   });
+  // Declared up front, so every request object has the same shape.
+  app.decorateRequest('actor', null);
   observe(app, infra);
   health(app, infra);
   apiDocument(app);
@@ -72,10 +80,10 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
         // Who before what: the caller is known before its payload is parsed or checked, so an
         // anonymous call is 401 whatever it sends.
         onRequest: async (request) => {
-          actors.set(request, await authenticate(infra, operation, request.headers.authorization));
+          request.actor = await authenticate(infra, operation, request.headers.authorization);
         },
         handler: async (request, reply) => {
-          const ctx = new Context(infra, actors.get(request) ?? null, request.id, request.ip);
+          const ctx = new Context(infra, request.actor, request.id, request.ip);
           const input = ((payload === 'body' ? request.body : request.query) ?? {}) as Record<string, unknown>;
           await authorize(ctx, operation, input);
           if (answers) {

@@ -67,12 +67,18 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** Whether a schema declares a default anywhere in it: most inputs have none to apply. */
+const declaresDefaults = (schema: unknown): boolean =>
+  typeof schema === 'object' && schema !== null
+  && ('default' in schema || Object.values(schema).some(declaresDefaults));
+
 /** Fastify's validator: defaults applied, then the schema checked; never coerces or strips. */
 export function compileValidator(schema: TSchema) {
   const checker = TypeCompiler.Compile(schema);
+  const defaults = declaresDefaults(schema);
   return (data: unknown) => {
     const value = data === undefined || data === null ? {} : data;
-    if (typeof value === 'object') Value.Default(schema, value);
+    if (defaults && typeof value === 'object') Value.Default(schema, value);
     if (checker.Check(value)) return { value };
     return { error: new ValidationError(issuesOf(checker.Errors(value))) };
   };

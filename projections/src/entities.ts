@@ -11,6 +11,7 @@ export function entityProjection(aggregate: AnyAggregate): Projection {
     name: `entity:${aggregate.name}`,
     collections: [aggregate.name],
     aggregates: [aggregate.name],
+    documentPerStream: true,
     keysOf: (_event, { id }) => [{ collection: aggregate.name, id }],
     // A read-model document is the state object itself, stored as JSON.
     evolve: (doc, event) => aggregate.evolve(doc, event) as Doc | null,

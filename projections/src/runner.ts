@@ -59,6 +59,8 @@ export class ProjectionRunner {
     const caughtUp = Math.min(...this.checkpoints.values());
     const touched: Array<[Projection, RecordedEvent, StreamParts, readonly DocKey[]]> = [];
     const keys = new Map<string, DocKey>();
+    /** Documents that a stream's first event makes: there is nothing to read for them. */
+    const unmade = new Set<string>();
     for (const event of batch) {
       const stream = splitStream(event.stream);
       for (const projection of this.readers.get(stream.aggregate) ?? []) {
@@ -66,10 +68,14 @@ export class ProjectionRunner {
         const eventKeys = projection.keysOf(event, stream);
         if (eventKeys.length === 0) continue;
         touched.push([projection, event, stream, eventKeys]);
-        for (const key of eventKeys) keys.set(docKey(key.collection, key.id), key);
+        for (const key of eventKeys) {
+          const k = docKey(key.collection, key.id);
+          keys.set(k, key);
+          if (projection.documentPerStream && event.revision === 0) unmade.add(k);
+        }
       }
     }
-    const docs: Map<string, Doc | null> = await this.store.getMany([...keys.values()]);
+    const docs: Map<string, Doc | null> = await this.store.getMany([...keys].filter(([k]) => !unmade.has(k)).map(([, key]) => key));
     const dirty = new Set<string>();
     for (const [projection, event, stream, eventKeys] of touched) {
       for (const key of eventKeys) {

@@ -19,6 +19,7 @@ const byAggregate = new Map<string, SummaryKind>(SERVICE_KINDS.map((kind) => {
 export const serviceSummaries: Projection = {
   name: 'serviceSummaries',
   aggregates: [...byAggregate.keys()],
+  documentPerStream: true,
   keysOf: (_event, { id }) => [{ collection: SERVICE_SUMMARIES, id }],
   // The service's own evolve, over the fields the summary keeps: every field it shows comes
   // from the service's events the same way its record's does.

@@ -32,7 +32,9 @@ export class SecretBox {
     if (isSealed(value)) return this.open(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.reveal(item)) as T;
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.reveal(item)])) as T;
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) copy[key] = this.reveal(item);
+      return copy as T;
     }
     return value;
   }

@@ -70,6 +70,29 @@ describe('health, readiness and metrics', () => {
     assert.equal(event!.metadata.correlationId, 'ops-trace-7');
   });
 
+  it('writes no request line below the operator\'s level, and still logs a failed request with its correlation id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line))));
+    const infra = berth.berth.infrastructure;
+    // A log that refuses every append: the command fails with a 500, which is logged as an error.
+    const failing = Object.create(infra.eventStore, { append: { value: async () => { throw new Error('disk full'); } } });
+    const app = buildServer({ ...infra, eventStore: failing, config: { ...infra.config, logLevel: 'warn' } }, { logStream: stream });
+    const headers = { authorization: `Bearer ${berth.token}` };
+    const read = await app.inject({ method: 'GET', url: '/api/project.all', headers: { ...headers, 'x-correlation-id': 'quiet-1' } });
+    assert.equal(read.statusCode, 200);
+    const failed = await app.inject({
+      method: 'POST', url: '/api/project.create', payload: { name: 'unlucky' }, headers: { ...headers, 'x-correlation-id': 'loud-2' },
+    });
+    assert.equal(failed.statusCode, 500);
+    await app.close();
+    assert.equal(lines.filter((line) => line.correlationId === 'quiet-1').length, 0, JSON.stringify(lines));
+    const error = lines.find((line) => line.correlationId === 'loud-2');
+    assert.ok(error, JSON.stringify(lines));
+    assert.equal(error.level, 50);
+    assert.match(JSON.stringify(error), /disk full/);
+  });
+
   it('turns unready, naming the event store, once the event store is closed', async () => {
     await berth.berth.infrastructure.eventStore.close();
     const ready = await berth.app.inject({ url: '/ready' });
