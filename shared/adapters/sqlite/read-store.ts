@@ -3,19 +3,14 @@ import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type Rea
 import { setNewest } from '../../bounded.ts';
 import { Signal } from '../signal.ts';
 import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const identifier = (name: string) => {
-  if (!IDENTIFIER.test(name)) throw new Error(`Not a field name: ${name}`);
-  return name;
-};
+import { CollectionTables, identifier } from './collection-tables.ts';
 
 /** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
 const CACHED_DOCS = 8192;
 const CACHED_LOOKUPS = 2048;
 
 /**
- * The embedded read models: JSON documents per collection, in one SQLite file. With `cache`,
+ * The embedded read models: JSON documents, a table per collection, in one SQLite file. With `cache`,
  * parsed documents and lookups are kept in memory and updated from the writes this instance
  * commits: only for a store that is the sole writer of its file (projections in this process).
  */
@@ -35,6 +30,7 @@ export class SqliteReadStore implements ReadStore {
   private writes = 0;
   private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
   private readonly statements;
+  private readonly tables: CollectionTables;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
 
   constructor(path: string, options: { cache?: boolean } = {}) {
@@ -43,15 +39,10 @@ export class SqliteReadStore implements ReadStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL'); // rebuildable from the log, so a lost tail is re-projected
     this.checkpointer = checkpointInWorker(this.db, path);
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS docs (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
-        PRIMARY KEY (collection, id)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);`);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.tables = new CollectionTables(this.db);
     this.statements = {
-      get: this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM docs WHERE collection = ? AND id = ?'),
-      all: this.db.prepare<[string], { doc: string }>('SELECT doc FROM docs WHERE collection = ?'),
-      put: this.db.prepare('INSERT INTO docs (collection, id, doc) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc'),
-      delete: this.db.prepare('DELETE FROM docs WHERE collection = ? AND id = ?'),
       checkpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
       minCheckpoint: this.db.prepare<[], { position: number | null; count: number }>(
         'SELECT MIN(position) AS position, COUNT(*) AS count FROM checkpoints'),
@@ -62,8 +53,9 @@ export class SqliteReadStore implements ReadStore {
     };
     this.writeBatch = this.db.transaction((checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => {
       for (const write of writes) {
-        if (write.doc === null) this.statements.delete.run(write.collection, write.id);
-        else this.statements.put.run(write.collection, write.id, JSON.stringify(write.doc));
+        const table = this.tables.made(write.collection);
+        if (write.doc === null) table.remove.run(write.id);
+        else table.put.run(write.id, JSON.stringify(write.doc));
       }
       if (checkpoints.length > 0) this.statements.setCheckpoints.run(position, JSON.stringify(checkpoints));
     });
@@ -71,15 +63,14 @@ export class SqliteReadStore implements ReadStore {
 
   private readonly replace = (collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number) =>
     this.db.transaction(() => {
-      const remove = this.db.prepare('DELETE FROM docs WHERE collection = ?');
-      for (const collection of collections) remove.run(collection);
+      for (const collection of collections) this.tables.existing(collection)?.empty.run();
       this.writeBatch(checkpoints, position, docs);
     })();
 
   private read(collection: string, id: string): Doc | null {
     const key = docKey(collection, id);
     if (this.cache && this.docs.has(key)) return this.docs.get(key)!;
-    const row = this.statements.get.get(collection, id);
+    const row = this.tables.existing(collection)?.get.get(id);
     const doc: Doc | null = row ? JSON.parse(row.doc) : null;
     if (this.cache) setNewest(this.docs, key, doc, CACHED_DOCS);
     return doc;
@@ -113,29 +104,27 @@ export class SqliteReadStore implements ReadStore {
     // json_extract yields SQLite's 1/0 for JSON booleans.
     const bound = typeof value === 'boolean' ? Number(value) : value;
     return this.lookup(collection, `${field}\u0000${typeof value}\u0000${String(value)}`,
-      () => this.finder(collection, field).all(bound).map((row) => JSON.parse(row.doc)));
+      () => (this.finder(collection, field)?.all(bound) ?? []).map((row) => JSON.parse(row.doc)));
   }
 
   async all(collection: string): Promise<Doc[]> {
-    return this.lookup(collection, '', () => this.statements.all.all(collection).map((row) => JSON.parse(row.doc)));
+    return this.lookup(collection, '', () => (this.tables.existing(collection)?.all.all() ?? []).map((row) => JSON.parse(row.doc)));
   }
 
-  /**
-   * A partial index per collection and field, so a write touches only its own collection's
-   * indexes. SQLite uses it only when the query names the collection and the expression
-   * literally, as the finder's does.
-   */
+  /** An index on the field in the collection's table. SQLite uses it when a query names the expression literally, as the finder's does. */
   async ensureIndex(collection: string, field: string): Promise<void> {
-    this.db.exec(`CREATE INDEX IF NOT EXISTS docs_${identifier(collection)}_by_${identifier(field)}
-      ON docs (json_extract(doc, '$.${field}')) WHERE collection = '${collection}'`);
+    const { name } = this.tables.made(collection);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name}_by_${identifier(field)} ON ${name} (json_extract(doc, '$.${field}'))`);
   }
 
+  /** The lookup of a collection by a field; null while the collection has no table. */
   private finder(collection: string, field: string) {
     const key = `${collection}.${field}`;
     let statement = this.finders.get(key);
     if (!statement) {
-      statement = this.db.prepare<[FieldValue], { doc: string }>(
-        `SELECT doc FROM docs WHERE collection = '${identifier(collection)}' AND json_extract(doc, '$.${identifier(field)}') = ?`);
+      const table = this.tables.existing(collection);
+      if (!table) return null;
+      statement = this.db.prepare<[FieldValue], { doc: string }>(`SELECT doc FROM ${table.name} WHERE json_extract(doc, '$.${identifier(field)}') = ?`);
       this.finders.set(key, statement);
     }
     return statement;
@@ -242,7 +231,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async clear(): Promise<void> {
-    this.db.exec('DELETE FROM docs; DELETE FROM checkpoints;');
+    this.db.transaction(() => {
+      for (const collection of this.tables.collections()) this.tables.made(collection).empty.run();
+      this.db.exec('DELETE FROM checkpoints');
+    })();
     this.writes += 1;
     this.docs.clear();
     this.lookups.clear();
