@@ -2,7 +2,7 @@
 // this process already knows. A stale entry cannot cause a wrong decision to be stored: the
 // append names the revision the state was folded at, and a conflict reloads from the log.
 // Only for the embedded mode, where this process is the only writer: see processStateCache.
-import { setNewest } from '../bounded.ts';
+import { dropOldest, setNewest } from '../bounded.ts';
 import { isScaledOut, type Config } from './config.ts';
 
 export interface CachedState {
@@ -49,11 +49,8 @@ export class StateCache {
   }
 
   private promote(stream: string, entry: CachedState): void {
-    if (this.hot.size >= HOT) {
-      const [oldest, state] = this.hot.entries().next().value!;
-      this.hot.delete(oldest);
-      setNewest(this.cold, oldest, state, COLD);
-    }
+    const demoted = this.hot.size >= HOT ? dropOldest(this.hot) : undefined;
+    if (demoted) setNewest(this.cold, demoted[0], demoted[1], COLD);
     this.hot.set(stream, entry);
   }
 }

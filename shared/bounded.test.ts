@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { dropOldest, setNewest } from './bounded.ts';
+
+test('a bounded map drops its least recently set entry, through refreshes, removals and a clear', () => {
+  const map = new Map<string, number>();
+  for (let i = 0; i < 5; i++) setNewest(map, `k${i}`, i, 5);
+  setNewest(map, 'k0', 10, 5); // k0 is the newest now: k1 is the oldest
+  setNewest(map, 'k5', 5, 5);
+  assert.deepEqual([...map.keys()], ['k2', 'k3', 'k4', 'k0', 'k5']);
+  map.delete('k2');
+  map.delete('k3');
+  setNewest(map, 'k6', 6, 4);
+  setNewest(map, 'k7', 7, 4);
+  assert.deepEqual([...map.keys()], ['k0', 'k5', 'k6', 'k7']);
+  assert.deepEqual(dropOldest(map), ['k0', 10]);
+  map.clear();
+  assert.equal(dropOldest(map), undefined);
+  for (let i = 0; i < 3; i++) setNewest(map, `n${i}`, i, 2);
+  assert.deepEqual([...map.keys()], ['n1', 'n2']);
+});
+
+test('a bounded map keeps exactly the keys set most recently, over many insertions and refreshes', () => {
+  const map = new Map<number, number>();
+  const order: number[] = []; // the reference: every key in the order it was last set
+  for (let i = 0; i < 20_000; i++) {
+    const key = i % 7 === 0 ? i - 1 : i % 11 === 0 ? i - 500 : i;
+    setNewest(map, key, i, 1000);
+    const at = order.indexOf(key);
+    if (at >= 0) order.splice(at, 1);
+    order.push(key);
+  }
+  assert.deepEqual([...map.keys()], order.slice(-1000));
+});
