@@ -71,8 +71,10 @@ export class CollectionTables {
    * A file written before collections had tables of their own: its documents move to them, once,
    * under the write lock (another process opening the file at the same time finds them moved).
    * The old table's partial indexes go with it; the projections declare their lookups again.
+   * Looked for first without the lock, so opening a file already moved writes nothing.
    */
   private moveSharedTable(): void {
+    if (!this.exists.get('docs')) return;
     this.db.transaction(() => {
       if (!this.exists.get('docs')) return;
       const collections = this.db.prepare<[], string>('SELECT DISTINCT collection FROM docs').pluck().all();

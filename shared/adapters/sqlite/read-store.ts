@@ -39,6 +39,7 @@ export class SqliteReadStore implements ReadStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL'); // rebuildable from the log, so a lost tail is re-projected
     this.checkpointer = checkpointInWorker(this.db, path);
+    // Several processes may open the file (a projections process beside the API): wait for a writer.
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.tables = new CollectionTables(this.db);
@@ -232,7 +233,7 @@ export class SqliteReadStore implements ReadStore {
 
   async clear(): Promise<void> {
     this.db.transaction(() => {
-      for (const collection of this.tables.collections()) this.tables.made(collection).empty.run();
+      for (const collection of this.tables.collections()) this.tables.existing(collection)?.empty.run();
       this.db.exec('DELETE FROM checkpoints');
     })();
     this.writes += 1;
