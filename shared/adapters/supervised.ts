@@ -3,9 +3,11 @@ import type { Subscription } from '../ports/event-store.ts';
 import { Signal } from './signal.ts';
 
 export interface SubscriptionSource {
-  /** Events strictly after `position`; empty when caught up. */
+  /** Events strictly after `position`, at most `batchSize` of them; empty when caught up. */
   read(after: number): Promise<readonly RecordedEvent[]>;
-  /** Resolves when new events may be there. */
+  /** The most a read returns: a shorter batch was the end of the log when it was read. */
+  readonly batchSize: number;
+  /** Resolves when new events may be there: at the next append after the call, or at the next poll. */
   changed(): Promise<void>;
 }
 
@@ -28,16 +30,19 @@ export function supervise(
     let failures = 0;
     while (!stopped) {
       try {
+        // Armed before the read, so an append during the read or the handler wakes it: none is missed.
+        const woken = source.changed();
         const batch = await source.read(position);
         // stop() may have been called while reading: its wake-up reached no one.
         if (stopped) break;
-        if (batch.length === 0) {
-          await Promise.race([source.changed(), stopSignal.wait()]);
-          continue;
+        if (batch.length > 0) {
+          await onEvents(batch);
+          position = batch[batch.length - 1]!.position;
+          failures = 0;
         }
-        await onEvents(batch);
-        position = batch[batch.length - 1]!.position;
-        failures = 0;
+        // Caught up when it was read: a read now would find only what wakes `woken`. (On the SQLite
+        // log, the empty read this saves after every batch cost 40-60 µs.)
+        if (batch.length < source.batchSize) await Promise.race([woken, stopSignal.wait()]);
       } catch (error) {
         failures++;
         onError(error, failures);

@@ -7,7 +7,8 @@
 // project.all ≥ 3,000/s (200 projects, p99 ≤ 50 ms) and ≥ 1,000/s (1,000 services),
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
 // Knobs: BENCH_SECONDS (per load, default 10), BENCH_ONLY (see below), BENCH_PROFILE=<dir> (the
-// servers run with --cpu-prof into it), BERTH_SQLITE_SYNCHRONOUS (FULL by default, as operators run).
+// servers run with --cpu-prof into it), BERTH_NODE_FLAGS (more V8 flags for the servers, e.g. to try a
+// GC setting), BERTH_SQLITE_SYNCHRONOUS (FULL by default, as operators run).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -46,7 +47,7 @@ async function startServer(mode: 'berth' | 'ceiling' | 'log-ceiling'): Promise<S
   // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
   const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
   const child: ChildProcess = spawn('bash', [START_SCRIPT, fileURLToPath(new URL('./server.ts', import.meta.url)), mode, String(port)], {
-    env: { ...process.env, BERTH_NODE_FLAGS: profile },
+    env: { ...process.env, BERTH_NODE_FLAGS: `${process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {

@@ -30,6 +30,8 @@ interface PendingAppend {
 
 /** How often a subscriber looks for events appended by another process. */
 const POLL_MS = 50;
+/** Events a subscriber reads at a time. */
+const SUBSCRIPTION_BATCH = 1000;
 
 const toEvent = (row: Row): RecordedEvent => upcast({
   id: row.id,
@@ -199,7 +201,7 @@ export class SqliteEventStore implements EventStore {
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {
     // Appends in this process wake the subscriber at once; another process's appends are polled.
     const changed = () => Promise.race([this.appended.wait(), new Promise<void>((resolve) => setTimeout(resolve, POLL_MS).unref())]);
-    return supervise({ read: (position) => this.readAll(position, 1000), changed }, after, onEvents);
+    return supervise({ read: (position) => this.readAll(position, SUBSCRIPTION_BATCH), batchSize: SUBSCRIPTION_BATCH, changed }, after, onEvents);
   }
 
   async close(): Promise<void> {
