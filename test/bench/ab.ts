@@ -1,0 +1,38 @@
+// `pnpm bench:ab <other checkout>`: is a change faster? This checkout's Berth and another's (a
+// worktree of main, say) take the commands load in alternating bursts, the first of each cycle
+// swapping sides, so that the host's other tenants, which move a single load by ±15 %, weigh on both
+// alike. Prints both sides' medians and, per cycle, the other's CPU per command over this one's.
+// The other checkout needs its dependencies installed (pnpm install there).
+// Knobs: BENCH_BURST (seconds per burst, default 3), BENCH_CYCLES (default 10, after one to warm up).
+import { resolve } from 'node:path';
+import { commandMix, median, prepare, runMeasured, startServer, type Measured } from './kit.ts';
+
+const other = process.argv[2];
+if (!other) {
+  console.error('usage: pnpm bench:ab <path of the other checkout>');
+  process.exit(2);
+}
+const BURST = Number(process.env.BENCH_BURST ?? 3);
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 10);
+
+const names = ['this checkout', resolve(other)];
+const servers = await Promise.all([startServer('berth'), startServer('berth', resolve(other))]);
+const prepared = await Promise.all(servers.map((server) => prepare(server)));
+const bursts: Measured[][] = [[], []];
+for (let cycle = 0; cycle <= CYCLES; cycle++) {
+  for (const side of cycle % 2 === 0 ? [0, 1] : [1, 0]) {
+    const { token, projectIds } = prepared[side]!;
+    const measured = await runMeasured(servers[side]!, commandMix(token, projectIds), BURST);
+    if (cycle > 0) bursts[side]!.push(measured);
+  }
+}
+await Promise.all(servers.map((server) => server.stop()));
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+for (const [side, name] of names.entries()) {
+  const runs = bursts[side]!;
+  console.log(`${name}: CPU µs per command ${fixed(median(runs.map((run) => run.cpuMicros)))} [${runs.map((run) => fixed(run.cpuMicros)).join(' ')}], `
+    + `commands/s ${fixed(median(runs.map((run) => run.requests.average)))}, p99 ms ${median(runs.map((run) => run.latency.p99))} [${runs.map((run) => run.latency.p99).join(' ')}]`);
+}
+const ratios = bursts[1]!.map((run, cycle) => run.cpuMicros / bursts[0]![cycle]!.cpuMicros);
+console.log(`other / this, CPU per command: median ${fixed(median(ratios), 3)} [${ratios.map((ratio) => fixed(ratio, 2)).join(' ')}] (below 1: the other checkout is cheaper)`);

@@ -1,0 +1,123 @@
+// What every load of the benchmark shares: a server started as operators start Berth (from this
+// checkout, or another one to compare with), the load generator, and the prepared admin and projects.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { freePort } from '../support/http.ts';
+import type { ServerMessage } from './server.ts';
+
+export const CONNECTIONS = 50;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POOL = 1000;
+const THIS_CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Server {
+  readonly url: string;
+  readonly dataDir: string | null;
+  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number; busyMs: number }>;
+  stop(): Promise<void>;
+}
+
+/** `mode` served by a process of `checkout` (this one unless another is named, to compare two versions). */
+export async function startServer(mode: 'berth' | 'ceiling' | 'log-ceiling', checkout = THIS_CHECKOUT): Promise<Server> {
+  const port = await freePort();
+  // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
+  const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
+  const child: ChildProcess = spawn('bash', [join(checkout, 'shared/runtime/start.sh'), join(checkout, 'test/bench/server.ts'), mode, String(port)], {
+    env: { ...process.env, BERTH_NODE_FLAGS: `${process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`${mode} server exited with ${code}`));
+    const onMessage = (message: ServerMessage) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  const ready = await next('ready');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir: ready.type === 'ready' ? ready.dataDir : null,
+    async memory() {
+      const answer = next('rss');
+      child.send({ type: 'rss' });
+      const message = await answer;
+      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0, busyMs: 0 };
+    },
+    stop: () => new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.send({ type: 'stop' });
+    }),
+  };
+}
+
+export type Request = autocannon.Request;
+
+export async function run(url: string, requests: Request[], seconds = SECONDS): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) console.warn(`  ! ${failures} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  return result;
+}
+
+/**
+ * A load and the server's CPU time per request it answered: unlike requests per second, it does not
+ * move when other work shares the machine, so its ratio to the ceiling's is the steadier figure.
+ */
+export type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number };
+
+export async function runMeasured(server: Server, requests: Request[], seconds = SECONDS): Promise<Measured> {
+  const before = await server.memory();
+  const result = await run(server.url, requests, seconds);
+  const after = await server.memory();
+  const per = (ms: number) => (1000 * ms) / Math.max(1, result.requests.total);
+  return Object.assign(result, { cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs) });
+}
+
+async function call(server: Server, token: string | null, operation: string, body: unknown): Promise<any> {
+  const response = await fetch(`${server.url}/api/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${operation} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** The admin's token, and a pool of projects to update and read. */
+export async function prepare(server: Server, pool = POOL): Promise<{ token: string; projectIds: string[] }> {
+  const admin = { email: 'bench@berth.test', password: 'benchmark password' };
+  const setup = readFileSync(join(server.dataDir!, 'setup-token'), 'utf8').trim();
+  await call(server, setup, 'auth.createAdmin', admin);
+  const { token } = await call(server, null, 'auth.login', admin);
+  const projectIds: string[] = [];
+  for (let i = 0; i < pool; i += CONNECTIONS) {
+    const created = await Promise.all(Array.from({ length: CONNECTIONS }, (_, j) =>
+      call(server, token, 'project.create', { name: `pool ${i + j}`, description: 'benchmark' })));
+    projectIds.push(...created.map((project: { projectId: string }) => project.projectId));
+  }
+  return { token, projectIds };
+}
+
+/** The middle value (the upper one of an even count). */
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+
+export function commandMix(token: string, projectIds: readonly string[]): Request[] {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  let n = 0;
+  return [
+    { method: 'POST', path: '/api/project.create', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: `bench ${n++}`, description: null }) }) },
+    // A new name each time: an update that changes nothing appends nothing, and waits for nothing.
+    { method: 'POST', path: '/api/project.update', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ projectId: pick(projectIds), name: `renamed ${n++}` }) }) },
+  ];
+}
+
