@@ -5,7 +5,7 @@
 // The other checkout needs its dependencies installed (pnpm install there).
 // Knobs: BENCH_BURST (seconds per burst, default 3), BENCH_CYCLES (default 10, after one to warm up).
 import { resolve } from 'node:path';
-import { commandMix, median, prepare, runMeasured, startServer, type Measured } from './kit.ts';
+import { alternate, median, startServer } from './kit.ts';
 
 const other = process.argv[2];
 if (!other) {
@@ -17,15 +17,7 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 10);
 
 const names = ['this checkout', resolve(other)];
 const servers = await Promise.all([startServer('berth'), startServer('berth', resolve(other))]);
-const prepared = await Promise.all(servers.map((server) => prepare(server)));
-const bursts: Measured[][] = [[], []];
-for (let cycle = 0; cycle <= CYCLES; cycle++) {
-  for (const side of cycle % 2 === 0 ? [0, 1] : [1, 0]) {
-    const { token, projectIds } = prepared[side]!;
-    const measured = await runMeasured(servers[side]!, commandMix(token, projectIds), BURST);
-    if (cycle > 0) bursts[side]!.push(measured);
-  }
-}
+const bursts = await alternate(servers, CYCLES, BURST);
 await Promise.all(servers.map((server) => server.stop()));
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);

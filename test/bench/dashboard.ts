@@ -1,7 +1,7 @@
 // The dashboard's figures: `project.all` over 200 projects, first empty, then holding 1,000
 // services in all (two applications, a compose service and two databases each).
 import type autocannon from 'autocannon';
-import type { BenchKit } from './operators.ts';
+import { prepare, run, runMeasured, startServer } from './kit.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 
@@ -35,14 +35,14 @@ async function addServices(url: string, token: string, projectIds: readonly stri
   }
 }
 
-export async function benchDashboard(kit: BenchKit, ceiling: number, ceilingCpu: number): Promise<Row[]> {
+export async function benchDashboard(ceiling: number, ceilingCpu: number): Promise<Row[]> {
   console.log(`- dashboard: project.all over ${PROJECTS} projects, then with 1,000 services`);
-  const server = await kit.startServer('berth');
-  const { token, projectIds } = await kit.prepare(server, PROJECTS);
+  const server = await startServer('berth');
+  const { token, projectIds } = await prepare(server, PROJECTS);
   const all: autocannon.Request[] = [{ method: 'GET', path: '/api/project.all', headers: { authorization: `Bearer ${token}` } }];
   const measure = async () => {
-    await kit.run(server.url, all, 2);
-    return kit.runMeasured(server, all);
+    await run(server.url, all, 2);
+    return runMeasured(server, all);
   };
   const empty = await measure();
   await addServices(server.url, token, projectIds);

@@ -121,3 +121,23 @@ export function commandMix(token: string, projectIds: readonly string[]): Reques
   ];
 }
 
+
+/**
+ * The commands load on each server in turn, `cycles` times (after one cycle to warm up), the first of
+ * each cycle swapping sides: the host's other tenants, which move one load by ±15 %, weigh on all
+ * alike. Answers each server's bursts, cycle by cycle.
+ */
+export async function alternate(servers: readonly Server[], cycles: number, burstSeconds: number): Promise<Measured[][]> {
+  const prepared = await Promise.all(servers.map((server) => prepare(server)));
+  const bursts: Measured[][] = servers.map(() => []);
+  for (let cycle = 0; cycle <= cycles; cycle++) {
+    const order = servers.map((_, side) => side);
+    if (cycle % 2 === 1) order.reverse();
+    for (const side of order) {
+      const { token, projectIds } = prepared[side]!;
+      const measured = await runMeasured(servers[side]!, commandMix(token, projectIds), burstSeconds);
+      if (cycle > 0) bursts[side]!.push(measured);
+    }
+  }
+  return bursts;
+}

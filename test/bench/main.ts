@@ -156,8 +156,8 @@ async function main() {
     );
   }
 
-  if (ONLY.has('dashboard')) rows.push(...await benchDashboard({ startServer, prepare, run, runMeasured, commandMix }, c, ceiling?.cpuMicros ?? NaN));
-  if (ONLY.has('operators')) rows.push(...await benchOperators({ startServer, prepare, run, runMeasured, commandMix }));
+  if (ONLY.has('dashboard')) rows.push(...await benchDashboard(c, ceiling?.cpuMicros ?? NaN));
+  if (ONLY.has('operators')) rows.push(...await benchOperators());
   if (ONLY.has('bus')) rows.push(...await benchBus());
   if (ONLY.has('deploy')) rows.push(...await benchDeploy());
   if (ONLY.has('scaleout')) rows.push(...await benchScaleout({ startServer, prepare, commandMix }));
