@@ -44,6 +44,8 @@ export class WalCheckpointer {
   private trailing: NodeJS.Timeout | null = null;
   /** Failed or closed: no more checkpoints on the worker. */
   private stopped = false;
+  /** Commits came while a checkpoint ran: it may have missed them. */
+  private behind = false;
 
   constructor(
     private readonly path: string,
@@ -53,7 +55,10 @@ export class WalCheckpointer {
 
   /** After a commit: checkpoint soon, on the worker's thread. */
   committed(): void {
-    if (this.stopped || this.running || this.trailing) return;
+    if (this.stopped) return;
+    // A checkpoint under way may have started before this commit: one more follows it.
+    if (this.running) this.behind = true;
+    if (this.running || this.trailing) return;
     const wait = this.lastStarted + INTERVAL_MS - Date.now();
     if (wait > 0) {
       // The last commits of a burst are checkpointed too, once the interval has passed.
@@ -75,7 +80,11 @@ export class WalCheckpointer {
     worker.unref();
     worker.on('message', (error: string | null) => {
       this.running = false;
-      if (error !== null) this.fail();
+      if (error !== null) return this.fail();
+      if (this.behind) {
+        this.behind = false;
+        this.committed();
+      }
     });
     worker.on('error', () => this.fail());
     return (this.worker = worker);
