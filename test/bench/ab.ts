@@ -16,7 +16,7 @@ const BURST = Number(process.env.BENCH_BURST ?? 3);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 10);
 
 const names = ['this checkout', resolve(other)];
-const servers = await Promise.all([startServer('berth'), startServer('berth', resolve(other))]);
+const servers = await Promise.all([startServer('berth'), startServer('berth', { checkout: resolve(other) })]);
 const bursts = await alternate(servers, CYCLES, BURST);
 await Promise.all(servers.map((server) => server.stop()));
 

@@ -20,13 +20,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** `mode` served by a process of `checkout` (this one unless another is named, to compare two versions). */
-export async function startServer(mode: 'berth' | 'ceiling' | 'log-ceiling', checkout = THIS_CHECKOUT): Promise<Server> {
+/**
+ * `mode` served by a process of `checkout` (this one unless another is named, to compare two
+ * versions), with `env` laid over this process's environment.
+ */
+export async function startServer(
+  mode: 'berth' | 'ceiling' | 'log-ceiling', { checkout = THIS_CHECKOUT, env = {} }: { checkout?: string; env?: Record<string, string> } = {},
+): Promise<Server> {
   const port = await freePort();
   // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
   const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
   const child: ChildProcess = spawn('bash', [join(checkout, 'shared/runtime/start.sh'), join(checkout, 'test/bench/server.ts'), mode, String(port)], {
-    env: { ...process.env, BERTH_NODE_FLAGS: `${process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
+    env: { ...process.env, ...env, BERTH_NODE_FLAGS: `${process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {

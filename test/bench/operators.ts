@@ -70,20 +70,6 @@ async function benchHistory(): Promise<Row[]> {
   }
 }
 
-/** A Berth server started with `env` laid over this process's environment. */
-async function startWith(env: Record<string, string>): Promise<Server> {
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  try {
-    return await startServer('berth');
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
-
 /**
  * Two servers, one with metrics and request logs off and one with them on (metrics, level info),
  * loaded in alternating bursts: the cost is the median, over the cycles, of the throughput lost (the
@@ -92,8 +78,8 @@ async function startWith(env: Record<string, string>): Promise<Server> {
  */
 async function benchObservabilityCost(): Promise<Row[]> {
   const servers = [
-    await startWith({ BERTH_METRICS: 'off', BERTH_LOG_LEVEL: 'error' }),
-    await startWith({ BERTH_METRICS: 'on', BERTH_LOG_LEVEL: 'info' }),
+    await startServer('berth', { env: { BERTH_METRICS: 'off', BERTH_LOG_LEVEL: 'error' } }),
+    await startServer('berth', { env: { BERTH_METRICS: 'on', BERTH_LOG_LEVEL: 'info' } }),
   ];
   try {
     const [off, on] = await alternate(servers, CYCLES, BURST_SECONDS);

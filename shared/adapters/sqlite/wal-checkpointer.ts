@@ -55,10 +55,12 @@ export class WalCheckpointer {
 
   /** After a commit: checkpoint soon, on the worker's thread. */
   committed(): void {
-    if (this.stopped) return;
-    // A checkpoint under way may have started before this commit: one more follows it.
-    if (this.running) this.behind = true;
-    if (this.running || this.trailing) return;
+    if (this.stopped || this.trailing) return;
+    if (this.running) {
+      // The checkpoint under way may have started before this commit: one more follows it.
+      this.behind = true;
+      return;
+    }
     const wait = this.lastStarted + INTERVAL_MS - Date.now();
     if (wait > 0) {
       // The last commits of a burst are checkpointed too, once the interval has passed.
