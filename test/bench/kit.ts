@@ -31,7 +31,7 @@ export async function startServer(
   // Through the same start script as `pnpm start`, so Berth runs with the settings users get.
   const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
   const child: ChildProcess = spawn('bash', [join(checkout, 'shared/runtime/start.sh'), join(checkout, 'test/bench/server.ts'), mode, String(port)], {
-    env: { ...process.env, ...env, BERTH_NODE_FLAGS: `${process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
+    env: { ...process.env, ...env, BERTH_NODE_FLAGS: `${env.BERTH_NODE_FLAGS ?? process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {
