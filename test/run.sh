@@ -7,5 +7,6 @@ pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
 mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' | sort)
 # --test-force-exit: a file whose failed test left a server open ends with its tests, instead of
-# holding the run until CI's limit (a backup test did, once).
-exec node --import tsx --test --test-concurrency=2 --test-force-exit "${files[@]}"
+# holding the run until CI's limit (a backup test did, once); and no test may run past five
+# minutes (the slowest whole file takes under one).
+exec node --import tsx --test --test-concurrency=2 --test-force-exit --test-timeout=300000 "${files[@]}"
