@@ -16,3 +16,5 @@ fi
 # --- Database test images (data-services): PostgreSQL, MariaDB and Redis from Debian's packages,
 # cached by content (see test/images/databases/build.sh). Needs the container engine running.
 bash "$(dirname "$0")/images/databases/build.sh"
+# After the databases: the Node stand-ins start from their Debian tree.
+bash "$(dirname "$0")/images/node.sh"

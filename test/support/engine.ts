@@ -14,15 +14,22 @@ export const uniqueName = (prefix: string) => `${prefix}-${randomBytes(4).toStri
 /** Resolves with the first truthy answer of `probe`, or rejects after `timeoutMs` naming `what`. */
 export async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  // Holds the process while it waits: a probe's pending fetch alone does not (the test runner would
+  // find the event loop empty and cancel the test).
+  const held = setTimeout(() => {}, timeoutMs);
   let last: unknown = null;
-  while (Date.now() < deadline) {
-    try {
-      const answer = await probe();
-      if (answer) return answer;
-    } catch (error) {
-      last = error;
+  try {
+    while (Date.now() < deadline) {
+      try {
+        const answer = await probe();
+        if (answer) return answer;
+      } catch (error) {
+        last = error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    clearTimeout(held);
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }

@@ -1,0 +1,52 @@
+// The image an operator builds with `docker build -f shared/runtime/Dockerfile .` and the stack file
+// that runs it: the image, built on the real engine from this checkout, serves the embedded default
+// end to end; the stack file is one `docker stack deploy` accepts, running every role from it.
+// The official Node base images cannot be pulled here: test/images/node.sh makes stand-ins.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { ROLES } from '@berth/shared/runtime/config';
+import { freePort, httpClient } from '../support/http.ts';
+import { eventually, uniqueName } from '../support/engine.ts';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const IMAGE = 'berth-test/berth:current';
+const docker = async (...args: string[]) => (await run('docker', args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout;
+
+test('the image built from the Dockerfile serves the embedded Berth: health, the setup token in its log, an admin and a project', { timeout: 900_000 }, async () => {
+  await docker('build', '-q', '-f', 'shared/runtime/Dockerfile', '-t', IMAGE, '.');
+  const name = uniqueName('berth-image');
+  const port = await freePort();
+  // As an operator runs it: the engine's socket for the reactors, the API published on a port.
+  await docker('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:3000`, '-v', '/var/run/docker.sock:/var/run/docker.sock', IMAGE);
+  try {
+    const api = httpClient(`http://127.0.0.1:${port}`);
+    // Each try bounded: while the container starts, the engine's port proxy may take a connection it cannot pass on yet.
+    await eventually('the container to answer /health', async () =>
+      (await api.raw('/health', { signal: AbortSignal.timeout(2000) }).catch(() => null))?.status === 200, 60_000);
+    const setupToken = await eventually('the setup token in the container log', async () => {
+      const { stdout, stderr } = await run('docker', ['logs', name]);
+      return /setup token: (\S+)/.exec(stdout + stderr)?.[1];
+    });
+    const admin = { email: 'image@berth.test', password: 'a long enough password' };
+    const created = await api.call('auth.createAdmin', admin, { token: setupToken });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    api.token = (await api.ok('auth.login', admin)).token;
+    const { projectId } = await api.ok('project.create', { name: 'from the image', description: null });
+    assert.equal((await api.ok('project.one', { projectId })).name, 'from the image');
+  } finally {
+    await docker('rm', '-f', name);
+  }
+});
+
+test('the scaled-out stack file is one the engine deploys, and runs every role of Berth from the image', async () => {
+  // `docker stack config` reads the file as `docker stack deploy` does, and refuses what it would refuse.
+  const stack = parse(await docker('stack', 'config', '-c', 'shared/runtime/scaled-out.stack.yml')) as
+    { services: Record<string, { image: string; command?: string[] }> };
+  const roles = Object.values(stack.services).filter((service) => service.image === 'berth:latest').map((service) => service.command?.[0]);
+  assert.deepEqual([...roles].sort(), [...ROLES].sort());
+});
