@@ -43,10 +43,22 @@ test('the image built from the Dockerfile serves the embedded Berth: health, the
   }
 });
 
-test('the scaled-out stack file is one the engine deploys, and runs every role of Berth from the image', async () => {
+interface StackService {
+  image: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: Array<{ type: string; source: string; target: string }>;
+}
+
+test('the scaled-out stack file is one the engine deploys, running every role of Berth from the image on one shared data folder', async () => {
   // `docker stack config` reads the file as `docker stack deploy` does, and refuses what it would refuse.
-  const stack = parse(await docker('stack', 'config', '-c', 'shared/runtime/scaled-out.stack.yml')) as
-    { services: Record<string, { image: string; command?: string[] }> };
-  const roles = Object.values(stack.services).filter((service) => service.image === 'berth:latest').map((service) => service.command?.[0]);
-  assert.deepEqual([...roles].sort(), [...ROLES].sort());
+  const stack = parse(await docker('stack', 'config', '-c', 'shared/runtime/scaled-out.stack.yml')) as { services: Record<string, StackService> };
+  const berth = Object.values(stack.services).filter((service) => service.image === 'berth:latest');
+  assert.deepEqual(berth.map((service) => service.command?.[0]).sort(), [...ROLES].sort());
+  // The reactors write deployment logs to the data folder and the API processes read them there.
+  for (const service of berth) {
+    const dataDir = service.environment?.BERTH_DATA_DIR;
+    const mounted = service.volumes?.find((volume) => volume.target === dataDir);
+    assert.deepEqual(mounted && { type: mounted.type, source: mounted.source }, { type: 'volume', source: 'berth-data' }, `${service.command?.[0]} at ${dataDir}`);
+  }
 });
