@@ -16,7 +16,7 @@ export interface Config {
   readonly projectionWaitMs: number;
   /** `FULL` survives power loss; `NORMAL` only a process crash. */
   readonly sqliteSynchronous: 'FULL' | 'NORMAL';
-  /** Base64 of 32 bytes; else the key file in the data folder. */
+  /** Base64 of 32 bytes (BERTH_INSTANCE_KEY, or the file BERTH_INSTANCE_KEY_FILE names); else the key file in the data folder. */
   readonly instanceKey: string | undefined;
   readonly logLevel: string;
   /** How long an invitation can be accepted. */
@@ -81,16 +81,23 @@ function number(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/** The text of the file that `variable` names, or an error an operator can act on. */
+function fileNamedBy(variable: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${variable}: cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
 function databaseProfiles(path: string | undefined): ProfileOverrides {
   if (!path) return {};
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`BERTH_DATABASE_PROFILES: cannot read ${path}: ${(error as Error).message}`);
-  }
-  return parseProfileOverrides(text, `BERTH_DATABASE_PROFILES (${path})`);
+  return parseProfileOverrides(fileNamedBy('BERTH_DATABASE_PROFILES', path), `BERTH_DATABASE_PROFILES (${path})`);
 }
+
+/** The instance key itself, or read from the file named (a swarm secret, say). */
+const instanceKeyFrom = (env: Env): string | undefined => env.BERTH_INSTANCE_KEY
+  || (env.BERTH_INSTANCE_KEY_FILE ? fileNamedBy('BERTH_INSTANCE_KEY_FILE', env.BERTH_INSTANCE_KEY_FILE).trim() : undefined);
 
 function roles(raw: string | undefined): RoleName[] {
   if (!raw) return [...ROLES];
@@ -110,7 +117,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     tokenLifetimeSeconds: number(env, 'BERTH_TOKEN_LIFETIME_SECONDS', 24 * 3600),
     projectionWaitMs: number(env, 'BERTH_PROJECTION_WAIT_MS', 5000),
     sqliteSynchronous: env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
-    instanceKey: env.BERTH_INSTANCE_KEY || undefined,
+    instanceKey: instanceKeyFrom(env),
     logLevel: env.BERTH_LOG_LEVEL || 'info',
     invitationLifetimeSeconds: number(env, 'BERTH_INVITATION_LIFETIME_SECONDS', 24 * 3600),
     attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),

@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const IMAGE = 'berth-test/berth:current';
 const docker = async (...args: string[]) => (await run('docker', args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
-test('the image built from the Dockerfile serves the embedded Berth: health, the setup token in its log, an admin and a project', { timeout: 900_000 }, async () => {
+test('the image built from the Dockerfile serves the embedded Berth (health, the setup token in its log, an admin and a project) and stops cleanly', { timeout: 900_000 }, async () => {
   await docker('build', '-q', '-f', 'shared/runtime/Dockerfile', '-t', IMAGE, '.');
   const name = uniqueName('berth-image');
   const port = await freePort();
@@ -38,6 +38,11 @@ test('the image built from the Dockerfile serves the embedded Berth: health, the
     api.token = (await api.ok('auth.login', admin)).token;
     const { projectId } = await api.ok('project.create', { name: 'from the image', description: null });
     assert.equal((await api.ok('project.one', { projectId })).name, 'from the image');
+    // Node is the container's first process (start.sh execs it), so the engine's stop reaches Berth.
+    await docker('stop', name);
+    assert.equal((await docker('inspect', '-f', '{{.State.ExitCode}}', name)).trim(), '0');
+    const { stdout, stderr } = await run('docker', ['logs', name]);
+    assert.match(stdout + stderr, /berth start: SIGTERM, stopping/);
   } finally {
     await docker('rm', '-f', name);
   }
@@ -48,9 +53,10 @@ interface StackService {
   command?: string[];
   environment?: Record<string, string>;
   volumes?: Array<{ type: string; source: string; target: string }>;
+  secrets?: Array<{ source: string }>;
 }
 
-test('the scaled-out stack file is one the engine deploys, running every role of Berth from the image on one shared data folder', async () => {
+test('the scaled-out stack file is one the engine deploys, running every role of Berth from the image with one data folder and one instance key', async () => {
   // `docker stack config` reads the file as `docker stack deploy` does, and refuses what it would refuse.
   const stack = parse(await docker('stack', 'config', '-c', 'shared/runtime/scaled-out.stack.yml')) as { services: Record<string, StackService> };
   const berth = Object.values(stack.services).filter((service) => service.image === 'berth:latest');
@@ -60,5 +66,8 @@ test('the scaled-out stack file is one the engine deploys, running every role of
     const dataDir = service.environment?.BERTH_DATA_DIR;
     const mounted = service.volumes?.find((volume) => volume.target === dataDir);
     assert.deepEqual(mounted && { type: mounted.type, source: mounted.source }, { type: 'volume', source: 'berth-data' }, `${service.command?.[0]} at ${dataDir}`);
+    // Every process seals and opens secrets with the one instance key, the swarm secret.
+    assert.ok(service.secrets?.some((secret) => secret.source === 'berth_instance_key'), `${service.command?.[0]} has the key's secret`);
+    assert.equal(service.environment?.BERTH_INSTANCE_KEY_FILE, '/run/secrets/berth_instance_key');
   }
 });
