@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { madeOnce } from './made-once.ts';
 
 /** The instance key: from the environment, else a file of the data folder made on first start. */
 export function loadInstanceKey(dataDir: string, fromEnv: string | undefined): Buffer {
@@ -9,9 +9,7 @@ export function loadInstanceKey(dataDir: string, fromEnv: string | undefined): B
     if (key.length !== 32) throw new Error('BERTH_INSTANCE_KEY must be base64 of 32 bytes');
     return key;
   }
-  const file = join(dataDir, 'instance.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  return loadInstanceKey(dataDir, readFileSync(file, 'utf8').trim());
+  return loadInstanceKey(dataDir, madeOnce(join(dataDir, 'instance.key'), () => randomBytes(32).toString('base64')));
 }
 
 /** A key for one purpose, derived from the instance key, so one leak never opens another. */

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { streamName } from '@berth/shared/events/event';
 import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { madeOnce } from '@berth/shared/runtime/made-once';
 
 /** The reservation that makes the first admin the only one made with the setup token. */
 const ADMIN_KEY = reservationKey('instance', 'admin');
@@ -19,9 +20,7 @@ export async function adminExists(infra: Infrastructure): Promise<boolean> {
 /** While no admin exists: the one-time setup token, made once, kept in the data folder and printed. */
 export async function announceSetupToken(infra: Infrastructure, print: (line: string) => void): Promise<void> {
   if (await adminExists(infra)) return;
-  const file = fileOf(infra);
-  if (!existsSync(file)) writeFileSync(file, newId(32), { mode: 0o600 });
-  print(`setup token: ${readFileSync(file, 'utf8').trim()} (use it as the Bearer token of auth.createAdmin)`);
+  print(`setup token: ${madeOnce(fileOf(infra), () => newId(32))} (use it as the Bearer token of auth.createAdmin)`);
 }
 
 export function isSetupToken(infra: Infrastructure, candidate: string): boolean {
