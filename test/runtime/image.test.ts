@@ -38,6 +38,8 @@ test('the image built from the Dockerfile serves the embedded Berth (health, the
     api.token = (await api.ok('auth.login', admin)).token;
     const { projectId } = await api.ok('project.create', { name: 'from the image', description: null });
     assert.equal((await api.ok('project.one', { projectId })).name, 'from the image');
+    // A supported Node: 20 reached its end of life in April 2026.
+    assert.match(await docker('exec', name, 'node', '--version'), /^v22\./);
     // Node is the container's first process (start.sh execs it), so the engine's stop reaches Berth.
     await docker('stop', name);
     assert.equal((await docker('inspect', '-f', '{{.State.ExitCode}}', name)).trim(), '0');
