@@ -6,7 +6,7 @@
 // `pnpm bench:ab .` with BENCH_B_NODE_FLAGS compares node flags instead: the other side runs with them.
 // Knobs: BENCH_BURST (seconds per burst, default 3), BENCH_CYCLES (default 10, after one to warm up).
 import { resolve } from 'node:path';
-import { alternate, median, startServer } from './kit.ts';
+import { alternate, median, medianOf, startServer } from './kit.ts';
 
 const other = process.argv[2];
 if (!other) {
@@ -29,8 +29,9 @@ await Promise.all(servers.map((server) => server.stop()));
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 for (const [side, name] of names.entries()) {
   const runs = bursts[side]!;
-  console.log(`${name}: CPU µs per command ${fixed(median(runs.map((run) => run.cpuMicros)))} [${runs.map((run) => fixed(run.cpuMicros)).join(' ')}], `
-    + `commands/s ${fixed(median(runs.map((run) => run.requests.average)))}, p99 ms ${median(runs.map((run) => run.latency.p99))} [${runs.map((run) => run.latency.p99).join(' ')}], `
+  const middle = medianOf(runs);
+  console.log(`${name}: CPU µs per command ${fixed(middle.cpuMicros)} [${runs.map((run) => fixed(run.cpuMicros)).join(' ')}], `
+    + `commands/s ${fixed(middle.requests.average)}, p99 ms ${middle.latency.p99} [${runs.map((run) => run.latency.p99).join(' ')}], `
     + `RSS ${fixed(memory[side]!.rss / 2 ** 20, 1)} MB`);
 }
 const ratios = bursts[1]!.map((run, cycle) => run.cpuMicros / bursts[0]![cycle]!.cpuMicros);

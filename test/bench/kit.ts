@@ -85,7 +85,7 @@ export async function runMeasured(server: Server, requests: Request[], seconds =
   return Object.assign(result, { cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs) });
 }
 
-async function call(server: Server, token: string | null, operation: string, body: unknown): Promise<any> {
+async function call(server: Pick<Server, 'url'>, token: string | null, operation: string, body: unknown): Promise<any> {
   const response = await fetch(`${server.url}/api/${operation}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
@@ -97,7 +97,7 @@ async function call(server: Server, token: string | null, operation: string, bod
 }
 
 /** The admin's token, and a pool of projects to update and read. */
-export async function prepare(server: Server, pool = POOL): Promise<{ token: string; projectIds: string[] }> {
+export async function prepare(server: Pick<Server, 'url' | 'dataDir'>, pool = POOL): Promise<{ token: string; projectIds: string[] }> {
   const admin = { email: 'bench@berth.test', password: 'benchmark password' };
   const setup = readFileSync(join(server.dataDir!, 'setup-token'), 'utf8').trim();
   await call(server, setup, 'auth.createAdmin', admin);
@@ -114,6 +114,17 @@ export async function prepare(server: Server, pool = POOL): Promise<{ token: str
 /** The middle value (the upper one of an even count). */
 export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** Each figure of several loads as its own median (throughput, latencies and CPU need not come from one load). */
+export function medianOf(loads: readonly Measured[]): Measured {
+  const of = (figure: (load: Measured) => number) => median(loads.map(figure));
+  return Object.assign({}, loads[0]!, {
+    requests: { ...loads[0]!.requests, average: of((load) => load.requests.average) },
+    latency: { ...loads[0]!.latency, p50: of((load) => load.latency.p50), p99: of((load) => load.latency.p99) },
+    cpuMicros: of((load) => load.cpuMicros),
+    busyMicros: of((load) => load.busyMicros),
+  });
+}
+
 export const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
 export function commandMix(token: string, projectIds: readonly string[]): Request[] {
@@ -125,7 +136,6 @@ export function commandMix(token: string, projectIds: readonly string[]): Reques
     { method: 'POST', path: '/api/project.update', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ projectId: pick(projectIds), name: `renamed ${n++}` }) }) },
   ];
 }
-
 
 /**
  * The commands load on each server in turn, `cycles` times (after one cycle to warm up), the first of

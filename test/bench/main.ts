@@ -19,7 +19,7 @@ import { benchBus } from './bus.ts';
 import { benchDeploy } from './deploy.ts';
 import { benchDashboard } from './dashboard.ts';
 import { benchScaleout } from './scaleout.ts';
-import { CONNECTIONS, SECONDS, commandMix, median, pick, prepare, run, runMeasured, startServer, type Measured, type Request } from './kit.ts';
+import { CONNECTIONS, SECONDS, commandMix, medianOf, pick, prepare, run, runMeasured, startServer, type Measured, type Request } from './kit.ts';
 
 const WARMUP_SECONDS = 2;
 /** Loads of the commands, each SECONDS long: one load moves by ±15 % with this host's other tenants, so the median of a few is the figure. */
@@ -52,17 +52,6 @@ function print(rows: Row[]) {
   console.log(line(header));
   console.log(`|${keys.map((key) => '-'.repeat(width(key) + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));
-}
-
-/** Each figure of several loads as its own median (throughput, latencies and CPU need not come from one load). */
-function medianOf(rounds: readonly Measured[]): Measured {
-  const of = (pick: (round: Measured) => number) => median(rounds.map(pick));
-  return Object.assign({}, rounds[0]!, {
-    requests: { ...rounds[0]!.requests, average: of((round) => round.requests.average) },
-    latency: { ...rounds[0]!.latency, p50: of((round) => round.latency.p50), p99: of((round) => round.latency.p99) },
-    cpuMicros: of((round) => round.cpuMicros),
-    busyMicros: of((round) => round.busyMicros),
-  });
 }
 
 const latency = (result: autocannon.Result) => `${result.latency.p50} / ${result.latency.p99}`;
@@ -160,7 +149,7 @@ async function main() {
   if (ONLY.has('operators')) rows.push(...await benchOperators());
   if (ONLY.has('bus')) rows.push(...await benchBus());
   if (ONLY.has('deploy')) rows.push(...await benchDeploy());
-  if (ONLY.has('scaleout')) rows.push(...await benchScaleout({ startServer, prepare, commandMix }));
+  if (ONLY.has('scaleout')) rows.push(...await benchScaleout());
   if (ONLY.has('backup')) rows.push(...backupRows(await benchBackup()));
   print(rows);
   console.log(`(whole bench ${fmt((performance.now() - started) / 1000, 1)} s)`);

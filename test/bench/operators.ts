@@ -8,7 +8,7 @@ import { SqliteEventStore } from '@berth/shared/adapters/sqlite/event-store';
 import type { NewEvent } from '@berth/shared/events/event';
 import { newId } from '@berth/shared/ids';
 import { listeningBerth } from '../support/http.ts';
-import { alternate, median, startServer, type Measured, type Server } from './kit.ts';
+import { alternate, median, medianOf, startServer, type Measured, type Server } from './kit.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 const LOG_SIZE = Number(process.env.BENCH_LOG_SIZE ?? 1_000_000);
@@ -85,7 +85,7 @@ async function benchObservabilityCost(): Promise<Row[]> {
   try {
     const [off, on] = await alternate(servers, CYCLES, BURST_SECONDS);
     const perCycle = (figure: (burst: Measured) => number) => median(on!.map((burst, cycle) => figure(burst) / figure(off![cycle]!)));
-    const perSecond = (bursts: readonly Measured[]) => median(bursts.map((burst) => burst.requests.average));
+    const perSecond = (bursts: readonly Measured[]) => medianOf(bursts).requests.average;
     const lost = 100 * (1 - perCycle((burst) => burst.requests.average));
     const added = 100 * (perCycle((burst) => burst.cpuMicros) - 1);
     return [

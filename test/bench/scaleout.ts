@@ -18,17 +18,9 @@ import { freshDatabase, startStandIn } from '../support/mongo.ts';
 import { startNats } from '../support/nats.ts';
 import { eventually, startRole } from '../support/role-process.ts';
 import { benchRebuild } from './rebuild.ts';
+import { CONNECTIONS, SECONDS, commandMix, prepare, startServer } from './kit.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
-interface Server { readonly url: string; readonly dataDir: string | null; stop(): Promise<void> }
-export interface ScaleoutKit {
-  startServer(mode: 'berth'): Promise<Server & { memory(): Promise<unknown> }>;
-  prepare(server: Server): Promise<{ token: string; projectIds: string[] }>;
-  commandMix(token: string, projectIds: readonly string[]): autocannon.Request[];
-}
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
 const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const p99 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length * 0.99)] ?? 0;
 
@@ -83,21 +75,21 @@ async function scaledOutStack() {
   };
 }
 
-export async function benchScaleout(kit: ScaleoutKit): Promise<Row[]> {
+export async function benchScaleout(): Promise<Row[]> {
   const rows: Row[] = [];
   console.log('- scaled out: one embedded process, for comparison');
-  const embedded = await kit.startServer('berth');
-  const one = await kit.prepare(embedded);
-  await loadWithLag([embedded.url], kit.commandMix(one.token, one.projectIds), 2);
-  const alone = await loadWithLag([embedded.url], kit.commandMix(one.token, one.projectIds), SECONDS);
+  const embedded = await startServer('berth');
+  const one = await prepare(embedded);
+  await loadWithLag([embedded.url], commandMix(one.token, one.projectIds), 2);
+  const alone = await loadWithLag([embedded.url], commandMix(one.token, one.projectIds), SECONDS);
   await embedded.stop();
 
   console.log('- scaled out: two API + one projections process on EventStoreDB (test server), MongoDB (jongodb), NATS');
   const stack = await scaledOutStack();
   try {
-    const two = await kit.prepare({ url: stack.urls[0]!, dataDir: stack.dataDir, stop: async () => {} });
-    await loadWithLag(stack.urls, kit.commandMix(two.token, two.projectIds), 2);
-    const apart = await loadWithLag(stack.urls, kit.commandMix(two.token, two.projectIds), SECONDS);
+    const two = await prepare({ url: stack.urls[0]!, dataDir: stack.dataDir });
+    await loadWithLag(stack.urls, commandMix(two.token, two.projectIds), 2);
+    const apart = await loadWithLag(stack.urls, commandMix(two.token, two.projectIds), SECONDS);
     rows.push(
       { figure: 'commands/s, one embedded process', value: fmt(alone.perSecond), target: '', met: '', ratio: '100.0 %' },
       { figure: 'commands/s, two API processes (stand-ins)', value: fmt(apart.perSecond), target: '', met: '', ratio: `${fmt((100 * apart.perSecond) / alone.perSecond, 1)} %` },
