@@ -16,6 +16,11 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const IMAGE = 'berth-test/berth:current';
 const docker = async (...args: string[]) => (await run('docker', args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout;
+/** A container's log, both streams (Berth prints its setup token and stop line on either). */
+const logsOf = async (name: string) => {
+  const { stdout, stderr } = await run('docker', ['logs', name]);
+  return stdout + stderr;
+};
 
 test('the image built from the Dockerfile serves the embedded Berth (health, the setup token in its log, an admin and a project) and stops cleanly', { timeout: 900_000 }, async () => {
   await docker('build', '-q', '-f', 'shared/runtime/Dockerfile', '-t', IMAGE, '.');
@@ -28,10 +33,7 @@ test('the image built from the Dockerfile serves the embedded Berth (health, the
     // Each try bounded: while the container starts, the engine's port proxy may take a connection it cannot pass on yet.
     await eventually('the container to answer /health', async () =>
       (await api.raw('/health', { signal: AbortSignal.timeout(2000) }).catch(() => null))?.status === 200, 60_000);
-    const setupToken = await eventually('the setup token in the container log', async () => {
-      const { stdout, stderr } = await run('docker', ['logs', name]);
-      return /setup token: (\S+)/.exec(stdout + stderr)?.[1];
-    });
+    const setupToken = await eventually('the setup token in the container log', async () => /setup token: (\S+)/.exec(await logsOf(name))?.[1]);
     const admin = { email: 'image@berth.test', password: 'a long enough password' };
     const created = await api.call('auth.createAdmin', admin, { token: setupToken });
     assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -43,8 +45,7 @@ test('the image built from the Dockerfile serves the embedded Berth (health, the
     // Node is the container's first process (start.sh execs it), so the engine's stop reaches Berth.
     await docker('stop', name);
     assert.equal((await docker('inspect', '-f', '{{.State.ExitCode}}', name)).trim(), '0');
-    const { stdout, stderr } = await run('docker', ['logs', name]);
-    assert.match(stdout + stderr, /berth start: SIGTERM, stopping/);
+    assert.match(await logsOf(name), /berth start: SIGTERM, stopping/);
   } finally {
     await docker('rm', '-f', name);
   }
