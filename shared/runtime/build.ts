@@ -4,12 +4,13 @@
 // imports, so a client the process never uses is still never loaded); every other package stays
 // an import, pinned to the file that package resolves to from its importer, as Node would resolve
 // it: pnpm gives each workspace package its own dependencies, so no single folder sees them all.
-// Prints the built entry's path.
+// Each build lives in a folder named by its content (see `settle`). Prints the built entry's path.
 import { isBuiltin } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { settle } from './build-folders.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_DIR = join(ROOT, '.build');
@@ -47,12 +48,18 @@ const ownLocation = (entry: string): Plugin => ({
   },
 });
 
-/** Builds `entry` (a path to a TypeScript module) into the build folder; answers the built file's path. */
-export async function buildEntry(entry: string): Promise<string> {
+/**
+ * Builds `entry` (a path to a TypeScript module) into a folder of `buildDir` named by the build's
+ * content, for the process `usedBy` to run; answers the built file's path.
+ */
+export async function buildEntry(entry: string, { buildDir = BUILD_DIR, usedBy = process.ppid } = {}): Promise<string> {
   const absolute = resolve(entry);
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [absolute],
-    outdir: BUILD_DIR,
+    // Only the folder's depth shows in the output (the source maps' relative paths): every build
+    // folder is one level below `buildDir`, as this one is.
+    outdir: join(buildDir, 'build'),
+    write: false,
     bundle: true,
     splitting: true,
     platform: 'node',
@@ -66,9 +73,13 @@ export async function buildEntry(entry: string): Promise<string> {
     logLevel: 'warning',
     plugins: [pinnedPackages, ownLocation(absolute)],
   });
-  return join(BUILD_DIR, `${basename(absolute, extname(absolute))}.mjs`);
+  const files = outputFiles.map((file) => ({ name: basename(file.path), contents: file.contents }));
+  const folder = await settle(buildDir, files, usedBy);
+  return join(folder, `${basename(absolute, extname(absolute))}.mjs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(await buildEntry(process.argv[2] ?? join(ROOT, 'shared/runtime/roles-cli.ts')));
+  // start.sh names itself as the user: it becomes the process that runs the build (exec).
+  const usedBy = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
+  console.log(await buildEntry(process.argv[2] ?? join(ROOT, 'shared/runtime/roles-cli.ts'), { usedBy }));
 }

@@ -10,5 +10,6 @@ cd "$(dirname "$0")/../.."
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 entry=shared/runtime/roles-cli.ts
 if [[ "${1:-}" == *.ts ]]; then entry="$1"; shift; fi
-built="$(node --import tsx shared/runtime/build.ts "$entry")"
+# This shell is the build's user: exec makes it the process that runs it.
+built="$(node --import tsx shared/runtime/build.ts "$entry" $$)"
 exec node --max-semi-space-size=4 --heap-growing-percent=50 ${BERTH_NODE_FLAGS:-} "$built" "$@"
