@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { freePort } from '../support/http.ts';
 import type { ServerMessage } from './server.ts';
@@ -32,7 +33,7 @@ export async function startServer(
   const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
   const child: ChildProcess = spawn('bash', [join(checkout, 'shared/runtime/start.sh'), join(checkout, 'test/bench/server.ts'), mode, String(port)], {
     env: { ...process.env, ...env, BERTH_NODE_FLAGS: `${env.BERTH_NODE_FLAGS ?? process.env.BERTH_NODE_FLAGS ?? ''} ${profile}` },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const next = (type: ServerMessage['type']) => new Promise<ServerMessage>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${mode} server exited with ${code}`));
@@ -74,15 +75,24 @@ export async function run(url: string, requests: Request[], seconds = SECONDS): 
 /**
  * A load and the server's CPU time per request it answered: unlike requests per second, it does not
  * move when other work shares the machine, so its ratio to the ceiling's is the steadier figure.
+ * Also how late the load generator's own event loop ran (p99, ms): it shares this machine's cores
+ * with the server, and every latency it reports includes its own lateness.
  */
-export type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number };
+export type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number; clientLateP99: number };
+
+const LATENESS_RESOLUTION_MS = 1;
 
 export async function runMeasured(server: Server, requests: Request[], seconds = SECONDS): Promise<Measured> {
   const before = await server.memory();
+  const lateness = monitorEventLoopDelay({ resolution: LATENESS_RESOLUTION_MS });
+  lateness.enable();
   const result = await run(server.url, requests, seconds);
+  lateness.disable();
   const after = await server.memory();
   const per = (ms: number) => (1000 * ms) / Math.max(1, result.requests.total);
-  return Object.assign(result, { cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs) });
+  // The histogram holds whole intervals between checks: the lateness is what exceeds the interval.
+  const clientLateP99 = Math.max(0, lateness.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS);
+  return Object.assign(result, { cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs), clientLateP99 });
 }
 
 async function call(server: Pick<Server, 'url'>, token: string | null, operation: string, body: unknown): Promise<any> {
@@ -122,6 +132,7 @@ export function medianOf(loads: readonly Measured[]): Measured {
     latency: { ...loads[0]!.latency, p50: of((load) => load.latency.p50), p99: of((load) => load.latency.p99) },
     cpuMicros: of((load) => load.cpuMicros),
     busyMicros: of((load) => load.busyMicros),
+    clientLateP99: of((load) => load.clientLateP99),
   });
 }
 

@@ -8,7 +8,8 @@
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
 // Knobs: BENCH_SECONDS (per load, default 10), BENCH_ONLY (see below), BENCH_PROFILE=<dir> (the
 // servers run with --cpu-prof into it), BENCH_ROUNDS (loads of the commands, default 3),
-// BERTH_NODE_FLAGS (more V8 flags for the servers, e.g. to try a GC setting),
+// BERTH_NODE_FLAGS (more V8 flags for the servers, e.g. to try a GC setting; BENCH_SERVER_STDOUT=1
+// shows the servers' output, e.g. of --trace-gc),
 // BERTH_SQLITE_SYNCHRONOUS (FULL by default, as operators run). To compare two versions: bench:ab (ab.ts).
 import { loadavg } from 'node:os';
 import type autocannon from 'autocannon';
@@ -96,6 +97,9 @@ async function main() {
     figure: `${figure} server CPU / request thread busy, µs per request`, value: `${fmt(result.cpuMicros)} / ${fmt(result.busyMicros)}`, target: '', met: '',
     ratio: ceiling ? `${fmt((100 * ceiling.cpuMicros) / result.cpuMicros, 1)} % by CPU` : '',
   });
+  const lateRow = (figure: string, result: Measured): Row => ({
+    figure: `${figure} load generator's own lateness p99 ms (in every latency above)`, value: fmt(result.clientLateP99, 1), target: '', met: '', ratio: '',
+  });
   const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
   const logRatio = (perSecond: number) => (logCeiling ? `, ${ratio(perSecond, logCeiling.requests.average)} of log ceiling` : '');
 
@@ -115,6 +119,7 @@ async function main() {
         { figure: 'commands p50 / p99 ms, median of the loads', value: latency(commands), target: 'p99 ≤ 15', met: met(commands.latency.p99 <= 15), ratio: p99Ratio(commands) },
         { figure: 'commands: each load, req/s (p99 ms)', value: rounds.map((round) => `${fmt(round.requests.average)} (${round.latency.p99})`).join(', '), target: '', met: '', ratio: '' },
         cpuRow('commands:', commands),
+        lateRow('commands:', commands),
       );
     }
     if (ONLY.has('queries')) {
@@ -126,6 +131,7 @@ async function main() {
         { figure: '.one queries/s (project.one)', value: fmt(perSecond), target: '≥ 15,000', met: met(perSecond >= 15000), ratio: ratio(perSecond, c) },
         { figure: '.one p50 / p99 ms', value: latency(queries), target: 'p99 ≤ 5', met: met(queries.latency.p99 <= 5), ratio: p99Ratio(queries) },
         cpuRow('.one:', queries),
+        lateRow('.one:', queries),
       );
     }
     const { rss, heapUsed } = await berth.memory();
