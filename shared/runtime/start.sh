@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Starts a Berth process with the runtime settings it is measured with (pnpm bench): from one build
 # of its TypeScript (build.ts: no compiling loader beside it), with a young generation of 8 MB
-# semi-spaces (with 4 MB, a command's objects outlived two scavenges often enough that the commands
-# cost 3-20 % more CPU and 1-2 ms more p99 in paired loads; 16 MB passes the memory target), an old
-# generation that grows by half its live size between full collections (not up to four times:
-# V8's default under load), and few malloc arenas, which keep its resident memory low.
+# semi-spaces (with 4 MB the commands cost 3-9 % more CPU and 1-2 ms more p99 in paired loads, and
+# project.one answered about 10 % more per second, with the same p99; 12 MB passes the memory
+# target), an old generation that grows by half its live size between full collections (not up to
+# four times: V8's default under load), and few malloc arenas, which keep its resident memory low.
 # `pnpm start [start|api|projections|relay|reactors]` runs the launcher; the benchmark passes its
 # own entry module (a .ts path) first.
 set -euo pipefail
