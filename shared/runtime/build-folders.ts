@@ -50,20 +50,24 @@ export async function settle(buildDir: string, files: readonly BuiltFile[], used
 function removeUnused(buildDir: string, current: string): void {
   for (const name of readdirSync(buildDir)) {
     const path = join(buildDir, name);
-    if (path === current || name === LOCK) continue;
+    if (name === LOCK) continue;
     // Settling is done under the lock, so anything else is a folder no process is writing: an old
     // build, one a killed build left half-written, or a file of the flat layout builds once had.
-    if (BUILD_FOLDER.test(name) && users(path).some(alive)) continue;
-    rmSync(path, { recursive: true, force: true });
+    const inUse = BUILD_FOLDER.test(name) && keepLiveUsers(path) > 0;
+    if (!inUse && path !== current) rmSync(path, { recursive: true, force: true });
   }
 }
 
-function users(folder: string): number[] {
-  try {
-    return readdirSync(join(folder, USERS)).map(Number);
-  } catch {
-    return [];
+/** Forgets the folder's users that have ended (each start adds one); answers how many remain. */
+function keepLiveUsers(folder: string): number {
+  const users = join(folder, USERS);
+  if (!existsSync(users)) return 0;
+  let live = 0;
+  for (const name of readdirSync(users)) {
+    if (alive(Number(name))) live++;
+    else rmSync(join(users, name), { force: true });
   }
+  return live;
 }
 
 /** Whether a process with this id runs (one that reused a dead user's id keeps its folder a while longer). */

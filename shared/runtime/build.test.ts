@@ -63,6 +63,7 @@ test('builds started together by several processes share one complete folder, an
 test('a new build removes the builds no running process uses, and keeps the ones a running process started from', async (t) => {
   const { buildDir, entry, folders } = scratch(t);
   const running = dirname(await buildEntry(entry('running', 'running'), { buildDir, usedBy: process.pid }));
+  await buildEntry(entry('running', 'running'), { buildDir, usedBy: endedPid() }); // a start of the same build, ended since
   const ended = dirname(await buildEntry(entry('old', 'old'), { buildDir, usedBy: endedPid() }));
   assert.equal(folders().length, 2);
   const latest = dirname(await buildEntry(entry('latest', 'latest'), { buildDir, usedBy: endedPid() }));
@@ -70,6 +71,7 @@ test('a new build removes the builds no running process uses, and keeps the ones
   assert.ok(existsSync(running), 'the build of a running process stays');
   assert.ok(existsSync(latest), 'the new build is there even though its process has not started yet');
   assert.equal(folders().length, 2);
+  assert.deepEqual(readdirSync(join(running, '.users')), [String(process.pid)], 'ended users are forgotten, live ones kept');
 });
 
 test('what a killed build left (a half-written folder, an abandoned lock) and files of the old flat layout are cleared', async (t) => {
