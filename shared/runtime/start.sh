@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Starts a Berth process with the runtime settings it is measured with (pnpm bench): from one build
-# of its TypeScript (build.ts: no compiling loader beside it), with a young generation of 8 MB
-# semi-spaces (with 4 MB the commands cost 3-9 % more CPU and 1-2 ms more p99 in paired loads, and
-# project.one answered about 10 % more per second, with the same p99; 12 MB passes the memory
-# target), an old generation that grows by half its live size between full collections (not up to
-# four times: V8's default under load), and few malloc arenas, which keep its resident memory low.
+# of its TypeScript (build.ts: no compiling loader beside it), with a small young generation (4 MB
+# semi-spaces: 8 MB made the commands 3-9 % cheaper with 1-2 ms less p99 in paired loads, but cost
+# project.one about 10 % of its throughput and 10 MB of resident memory, 201.7 MB after one
+# benchmark run: over its target), an old generation that grows by half its live size between full
+# collections (not up to four times: V8's default under load), and few malloc arenas, which keep
+# its resident memory low.
 # `pnpm start [start|api|projections|relay|reactors]` runs the launcher; the benchmark passes its
 # own entry module (a .ts path) first.
 set -euo pipefail
@@ -14,4 +15,4 @@ entry=shared/runtime/roles-cli.ts
 if [[ "${1:-}" == *.ts ]]; then entry="$1"; shift; fi
 # This shell is the build's user: exec makes it the process that runs it.
 built="$(node --import tsx shared/runtime/build.ts "$entry" $$)"
-exec node --max-semi-space-size=8 --heap-growing-percent=50 ${BERTH_NODE_FLAGS:-} "$built" "$@"
+exec node --max-semi-space-size=4 --heap-growing-percent=50 ${BERTH_NODE_FLAGS:-} "$built" "$@"
