@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { operations } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
-import { startBerth, type TestBerth } from '../support/berth.ts';
-import { Fixtures } from './fixtures.ts';
+import type { TestBerth } from '../support/berth.ts';
+import { startBerthWithFixtures, type Fixtures } from './fixtures.ts';
 import { ID_FIELD, validInput } from './valid-input.ts';
 import { breaches, fieldsOf } from './schema-walk.ts';
 
@@ -48,10 +48,7 @@ const EXPECTED_STATUS: Record<string, number> = {
 describe('contract: every operation of the interface', () => {
   let berth: TestBerth;
   let fixtures: Fixtures;
-  before(async () => {
-    berth = await startBerth();
-    fixtures = new Fixtures(berth);
-  });
+  before(async () => ({ berth, fixtures } = await startBerthWithFixtures()));
   after(() => berth.stop());
 
   for (const operation of operations) {

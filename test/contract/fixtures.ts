@@ -2,7 +2,7 @@
 // to a way of making a fresh record of that kind through the API itself.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
 import { selfSignedCertificate } from '../support/certificate.ts';
-import type { TestBerth } from '../support/berth.ts';
+import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 
 let counter = 0;
@@ -121,4 +121,10 @@ export class Fixtures {
       default: return undefined;
     }
   }
+}
+
+/** A fresh Berth and the fixtures that make records in it, for a suite that walks the operations. */
+export async function startBerthWithFixtures(): Promise<{ berth: TestBerth; fixtures: Fixtures }> {
+  const berth = await startBerth();
+  return { berth, fixtures: new Fixtures(berth) };
 }
