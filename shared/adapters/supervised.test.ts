@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
 import type { RecordedEvent } from '../events/event.ts';
 import { Signal } from './signal.ts';
@@ -92,5 +94,25 @@ describe('a supervised subscription', () => {
     }
     assert.deepEqual(seen, Array.from({ length: 35 }, (_, i) => i + 1));
     assert.equal(log.reads, 4);
+  });
+});
+
+describe('an idle supervised subscription', () => {
+  it('keeps its memory flat however often it polls (nothing accumulates on its stop signal)', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let reads = 0;
+    // A log that never changes and a poll that answers at once: every turn is an idle poll.
+    const source = { batchSize: 100, read: async () => { reads++; return []; }, changed: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+    const subscription = supervise(source, 0, async () => {});
+    const pollsUntil = async (count: number) => { while (reads < count) await new Promise((resolve) => setTimeout(resolve, 5)); };
+    await pollsUntil(2_000);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    await pollsUntil(102_000);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    await subscription.stop();
+    assert.ok(grown < 2 * 1024 * 1024, `the heap grew ${(grown / 1024 / 1024).toFixed(1)} MB over 100,000 idle polls`);
   });
 });

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../events/event.ts';
 import type { Subscription } from '../ports/event-store.ts';
-import { Signal } from './signal.ts';
+import { Signal, untilAny } from './signal.ts';
 
 export interface SubscriptionSource {
   /** Events strictly after `position`, at most `batchSize` of them; empty when caught up. */
@@ -42,7 +42,7 @@ export function supervise(
         }
         // Caught up when it was read: a read now would find only what wakes `woken`. (On the SQLite
         // log, the empty read this saves after every batch cost 40-60 µs.)
-        if (batch.length < source.batchSize) await Promise.race([woken, stopSignal.wait()]);
+        if (batch.length < source.batchSize) await untilAny([stopSignal], { settled: woken });
       } catch (error) {
         failures++;
         onError(error, failures);

@@ -3,7 +3,7 @@
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { matchesFilter, type EventFilter } from '@berth/shared/events/filter';
 import type { EventStore } from '@berth/shared/ports/event-store';
-import { Signal } from '@berth/shared/adapters/signal';
+import { Signal, untilAny } from '@berth/shared/adapters/signal';
 
 const PAGE = 1000;
 
@@ -31,11 +31,14 @@ export async function* followSelection(store: EventStore, filter: EventFilter, a
     for (const event of batch) if (matchesFilter(event, filter)) queue.push(event);
     if (queue.length > 0) arrived.notify();
   });
-  const stopped = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  const stopped = new Signal();
+  stop.addEventListener('abort', () => stopped.notify(), { once: true });
   try {
     while (!stop.aborted) {
       while (queue.length > 0 && !stop.aborted) yield queue.shift()!;
-      await Promise.race([arrived.wait(), stopped]);
+      // An abort while the consumer held the last event notified no one yet waiting.
+      if (stop.aborted) break;
+      await untilAny([arrived, stopped]);
     }
   } finally {
     await subscription.stop();

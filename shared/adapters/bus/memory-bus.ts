@@ -4,7 +4,7 @@
 // recover what was in flight from the log on start, see reactors/src/runtime).
 import type { RecordedEvent } from '../../events/event.ts';
 import { backoffFor, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
-import { Signal } from '../signal.ts';
+import { Signal, untilAny } from '../signal.ts';
 
 /** Event ids remembered to drop duplicates, as JetStream's duplicate window does. */
 const DUPLICATE_WINDOW = 100_000;
@@ -60,7 +60,7 @@ export class MemoryBus implements Bus {
           this.trim();
           return;
         } catch {
-          await Promise.race([new Promise((resolve) => setTimeout(resolve, backoffFor(attempt)).unref()), stopped.wait()]);
+          await stopped.wait(backoffFor(attempt));
         }
       }
     };
@@ -68,11 +68,11 @@ export class MemoryBus implements Bus {
       while (running) {
         const event = this.log[state.next - this.base];
         if (!event) {
-          await Promise.race([this.published.wait(), stopped.wait()]);
+          await untilAny([this.published, stopped]);
           continue;
         }
         if (inFlight >= limit) {
-          await Promise.race([slots.wait(), stopped.wait()]);
+          await untilAny([slots, stopped]);
           continue;
         }
         const index = state.next++;

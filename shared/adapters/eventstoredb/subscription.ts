@@ -5,8 +5,6 @@ import { Signal } from '../signal.ts';
 import { fromPosition, isSystem, toRecorded } from './envelope.ts';
 
 const BATCH = 500;
-const sleep = (ms: number, wake: Signal) =>
-  Promise.race([new Promise((resolve) => setTimeout(resolve, ms).unref()), wake.wait()]);
 
 /**
  * A catch-up subscription to $all, supervised: it delivers strictly after `after` (the server's
@@ -60,7 +58,7 @@ export function subscribeToAll(
         if (stopped) break;
         failures++;
         onError(error, failures);
-        await sleep(Math.min(5000, 50 * 2 ** failures), stopping);
+        await stopping.wait(Math.min(5000, 50 * 2 ** failures));
       }
     }
   })();

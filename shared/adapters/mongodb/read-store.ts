@@ -1,7 +1,7 @@
 import { MongoClient, type ClientSession, type Collection, type Db } from 'mongodb';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
 import { orUnavailable, UnavailableError } from '../../ports/unavailable.ts';
-import { Signal } from '../signal.ts';
+import { Signal, untilAny } from '../signal.ts';
 import { writeGuarded, type Stored } from './guarded-write.ts';
 import { isMongoOutage } from './outage.ts';
 
@@ -211,7 +211,7 @@ export class MongoReadStore implements ReadStore {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`Read models did not reach position ${position} within ${timeoutMs} ms`);
       // The stand-in has no change streams: poll, and wake at once for commits of this process.
-      await Promise.race([this.committed.wait(), new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS)))]);
+      await untilAny([this.committed], { timeoutMs: Math.min(left, POLL_MS), holdProcess: true });
     }
   }
 

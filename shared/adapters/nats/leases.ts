@@ -10,8 +10,7 @@ import type { Lease, LeasedWork, Leases } from '../../ports/lease.ts';
 import { Signal } from '../signal.ts';
 
 const BUCKET = 'berth_leases';
-const sleep = (ms: number, wake?: Signal) =>
-  Promise.race([new Promise((resolve) => setTimeout(resolve, ms).unref()), ...(wake ? [wake.wait()] : [])]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const within = <T>(ms: number, promise: Promise<T>) =>
   Promise.race([promise, sleep(ms).then(() => { throw new Error(`no answer within ${ms} ms`); })]);
 
@@ -49,7 +48,7 @@ export class NatsLeases implements Leases {
         throw error;
       }
       while (!released && Date.now() - renewedAt < ttlMs / 2) {
-        await sleep(renewEvery, wake);
+        await wake.wait(renewEvery);
         if (released) break;
         try {
           revision = await within(renewEvery, kv.update(name, holder, revision));
@@ -69,7 +68,7 @@ export class NatsLeases implements Leases {
         try {
           await keep(await within(renewEvery, kv.create(name, holder)));
         } catch {
-          await sleep(renewEvery, wake); // held by another (or NATS away): look again soon
+          await wake.wait(renewEvery); // held by another (or NATS away): look again soon
         }
       }
     })();

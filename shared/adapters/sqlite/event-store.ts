@@ -203,7 +203,7 @@ export class SqliteEventStore implements EventStore {
 
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {
     // Appends in this process wake the subscriber at once; another process's appends are polled.
-    const changed = () => Promise.race([this.appended.wait(), new Promise<void>((resolve) => setTimeout(resolve, POLL_MS).unref())]);
+    const changed = () => this.appended.wait(POLL_MS);
     return supervise({ read: (position) => this.readAll(position, SUBSCRIPTION_BATCH), batchSize: SUBSCRIPTION_BATCH, changed }, after, onEvents);
   }
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
 import { setNewest } from '../../bounded.ts';
-import { Signal } from '../signal.ts';
+import { Signal, untilAny } from '../signal.ts';
 import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
 import { CollectionTables, identifier } from './collection-tables.ts';
 
@@ -204,7 +204,7 @@ export class SqliteReadStore implements ReadStore {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`Read models did not reach position ${position} within ${timeoutMs} ms`);
       // Commits in this process wake us at once; a projector in another process is polled.
-      await Promise.race([this.committed.wait(), new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)))]);
+      await untilAny([this.committed], { timeoutMs: Math.min(left, 20), holdProcess: true });
     }
   }
 
