@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropOldest, setNewest } from './bounded.ts';
+import { addNewest, dropOldest, setNewest } from './bounded.ts';
 
 test('a bounded map drops its least recently set entry, through refreshes, removals and a clear', () => {
   const map = new Map<string, number>();
@@ -31,4 +31,20 @@ test('a bounded map keeps exactly the keys set most recently, over many insertio
     order.push(key);
   }
   assert.deepEqual([...map.keys()], order.slice(-1000));
+});
+
+test('a bounded set keeps exactly the members added most recently, over many insertions, repeats and removals', () => {
+  const set = new Set<number>();
+  const order: number[] = []; // the reference: members in the order they were first added since they last left
+  for (let i = 0; i < 20_000; i++) {
+    const value = i % 13 === 0 ? i - 3 : i; // a repeat keeps its place, as a duplicate window does
+    if (i % 17 === 0 && order.length > 0) {
+      set.delete(order[0]!);
+      order.shift();
+    }
+    addNewest(set, value, 1000);
+    if (!order.includes(value)) order.push(value);
+    if (order.length > 1000) order.shift();
+  }
+  assert.deepEqual([...set], order);
 });

@@ -9,23 +9,41 @@ export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, max: number): 
 }
 
 /**
- * Where each map's oldest entry is. A fresh iterator starts at the front of the map's table and
- * steps over every entry deleted since V8 last compacted it (thousands, in a cache that drops its
- * oldest on each insertion: microseconds per insertion); one kept per map resumes where it stopped.
+ * Adds `value` to `set` (kept in insertion order), dropping the oldest member once the set holds
+ * more than `max`: the duplicate windows' one eviction rule.
  */
-const fronts = new WeakMap<Map<unknown, unknown>, Iterator<[unknown, unknown]>>();
+export function addNewest<T>(set: Set<T>, value: T, max: number): void {
+  set.add(value);
+  if (set.size <= max) return;
+  const oldest = frontOf(set);
+  if (!oldest.done) set.delete(oldest.value);
+}
+
+/**
+ * Where each map's or set's oldest entry is. A fresh iterator starts at the front of the table and
+ * steps over every entry deleted since V8 last compacted it (tens of thousands, in a window that
+ * drops its oldest on each insertion: 42 µs per insertion measured on a window of 100,000, against
+ * 0.5 µs); one kept per collection resumes where it stopped.
+ */
+const fronts = new WeakMap<object, Iterator<unknown>>();
+
+/** The oldest key of `collection`, which the caller removes: every key the kept iterator returned was removed, so it always stands at the oldest one left. */
+function frontOf<K>(collection: Map<K, unknown> | Set<K>): IteratorResult<K> {
+  let front = fronts.get(collection) as Iterator<K> | undefined;
+  let next = front?.next();
+  if (!next || next.done) {
+    front = collection.keys();
+    fronts.set(collection, front);
+    next = front.next();
+  }
+  return next;
+}
 
 /** Removes the oldest entry of `map` and returns it; undefined when the map is empty. */
 export function dropOldest<K, V>(map: Map<K, V>): [K, V] | undefined {
-  // Every entry this iterator returned was removed, so it always stands at the oldest one left.
-  let front = fronts.get(map) as Iterator<[K, V]> | undefined;
-  let next = front?.next();
-  if (!next || next.done) {
-    front = map.entries();
-    fronts.set(map, front);
-    next = front.next();
-  }
-  if (next.done) return undefined;
-  map.delete(next.value[0]);
-  return next.value;
+  const oldest = frontOf(map);
+  if (oldest.done) return undefined;
+  const entry: [K, V] = [oldest.value, map.get(oldest.value)!];
+  map.delete(oldest.value);
+  return entry;
 }

@@ -4,6 +4,7 @@
 // since its reports go through the deciders, which append nothing for what already happened.
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Bus, Consumer } from '@berth/shared/ports/bus';
+import { addNewest } from '@berth/shared/bounded';
 
 export interface Reactor {
   /** The durable consumer's name: stable across releases. */
@@ -34,7 +35,6 @@ export async function runReactor(bus: Bus, reactor: Reactor, onError: (error: un
       onError(error, event);
       throw error; // comes back with back-off
     }
-    handled.add(event.id);
-    if (handled.size > REMEMBERED) handled.delete(handled.values().next().value!);
+    addNewest(handled, event.id, REMEMBERED);
   }, { aggregate: reactor.aggregate, concurrency: CONCURRENCY });
 }

@@ -5,6 +5,7 @@
 import type { RecordedEvent } from '../../events/event.ts';
 import { backoffFor, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
 import { Signal, untilAny } from '../signal.ts';
+import { addNewest } from '../../bounded.ts';
 
 /** Event ids remembered to drop duplicates, as JetStream's duplicate window does. */
 const DUPLICATE_WINDOW = 100_000;
@@ -29,8 +30,7 @@ export class MemoryBus implements Bus {
 
   async publish(event: RecordedEvent): Promise<void> {
     if (this.seen.has(event.id)) return;
-    this.seen.add(event.id);
-    if (this.seen.size > DUPLICATE_WINDOW) this.seen.delete(this.seen.values().next().value!);
+    addNewest(this.seen, event.id, DUPLICATE_WINDOW);
     this.log.push(event);
     this.published.notify();
   }
