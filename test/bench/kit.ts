@@ -26,7 +26,7 @@ export interface Server {
  * versions), with `env` laid over this process's environment.
  */
 export async function startServer(
-  mode: 'berth' | 'ceiling' | 'log-ceiling', { checkout = THIS_CHECKOUT, env = {} }: { checkout?: string; env?: Record<string, string> } = {},
+  mode: 'berth' | 'berth-all' | 'ceiling' | 'log-ceiling', { checkout = THIS_CHECKOUT, env = {} }: { checkout?: string; env?: Record<string, string> } = {},
 ): Promise<Server> {
   const port = await freePort();
   // Through the same start script as `pnpm start`, so Berth runs with the settings users get.

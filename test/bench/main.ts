@@ -1,8 +1,10 @@
 // `pnpm bench`: Berth as an operator runs it, driven over HTTP keep-alive by 50 concurrent clients,
 // beside a bare Fastify route as the ceiling of this machine, and the same route appending one event
 // to the embedded log as the ceiling of a durable write (what any command costs at least); plus the
-// projection rebuild speed. Besides the server's CPU time per request (all its threads), the request
-// thread's busy time per request: when it nears 1 s per second, that thread is what limits.
+// projection rebuild speed, and the commands load on every role in one process (`start`: what
+// `pnpm start` runs, the relay and the reactors too). Besides the server's CPU time per request
+// (all its threads), the request thread's busy time per request: when it nears 1 s per second,
+// that thread is what limits.
 // Targets (from the issues): commands ≥ 8,000/s with p99 ≤ 15 ms, .one ≥ 15,000/s with p99 ≤ 5 ms,
 // project.all ≥ 3,000/s (200 projects, p99 ≤ 50 ms) and ≥ 1,000/s (1,000 services),
 // rebuild ≥ 100,000 events/s, resident memory ≤ 200 MB.
@@ -20,14 +22,14 @@ import { benchBus } from './bus.ts';
 import { benchDeploy } from './deploy.ts';
 import { benchDashboard } from './dashboard.ts';
 import { benchScaleout } from './scaleout.ts';
-import { CONNECTIONS, SECONDS, commandMix, medianOf, pick, prepare, run, runMeasured, startServer, type Measured, type Request } from './kit.ts';
+import { CONNECTIONS, SECONDS, commandMix, medianOf, pick, prepare, run, runMeasured, startServer, type Measured, type Request, type Server } from './kit.ts';
 
 const WARMUP_SECONDS = 2;
 /** Loads of the commands, each SECONDS long: one load moves by ±15 % with this host's other tenants, so the median of a few is the figure. */
 const COMMAND_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MB = 1024 * 1024;
-/** `BENCH_ONLY=queries` (or a comma list of ceiling, commands, queries, rebuild) runs just those, e.g. to profile one. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,dashboard,rebuild,operators,bus,deploy,scaleout,backup').split(','));
+/** `BENCH_ONLY=queries` (or a comma list of the sections below: ceiling, commands, queries, start, rebuild, ...) runs just those, e.g. to profile one. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'ceiling,commands,queries,start,dashboard,rebuild,operators,bus,deploy,scaleout,backup').split(','));
 
 function oneQueries(token: string, projectIds: readonly string[]): Request[] {
   const headers = { authorization: `Bearer ${token}` };
@@ -103,21 +105,29 @@ async function main() {
   const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
   const logRatio = (perSecond: number) => (logCeiling ? `, ${ratio(perSecond, logCeiling.requests.average)} of log ceiling` : '');
 
+  /** The commands load on a prepared server, after a warm-up: each load, and their median. */
+  const commandLoads = async (server: Server, token: string, projectIds: readonly string[]) => {
+    await run(server.url, commandMix(token, projectIds), WARMUP_SECONDS);
+    const rounds: Measured[] = [];
+    for (let round = 0; round < COMMAND_ROUNDS; round++) rounds.push(await runMeasured(server, commandMix(token, projectIds)));
+    return { rounds, commands: medianOf(rounds) };
+  };
+  const eachLoadRow = (figure: string, rounds: readonly Measured[]): Row => ({
+    figure, value: rounds.map((round) => `${fmt(round.requests.average)} (${round.latency.p99})`).join(', '), target: '', met: '', ratio: '',
+  });
+
   if (ONLY.has('commands') || ONLY.has('queries')) {
     console.log('- Berth: launch(), roles api + projections');
     const berth = await startServer('berth');
     const { token, projectIds } = await prepare(berth);
     if (ONLY.has('commands')) {
       console.log('  commands: project.create + project.update');
-      await run(berth.url, commandMix(token, projectIds), WARMUP_SECONDS);
-      const rounds: Measured[] = [];
-      for (let round = 0; round < COMMAND_ROUNDS; round++) rounds.push(await runMeasured(berth, commandMix(token, projectIds)));
-      const commands = medianOf(rounds);
+      const { rounds, commands } = await commandLoads(berth, token, projectIds);
       const perSecond = commands.requests.average;
       rows.push(
         { figure: `commands/s (create + update), median of ${rounds.length} loads`, value: fmt(perSecond), target: '≥ 8,000', met: met(perSecond >= 8000), ratio: `${ratio(perSecond, c)}${logRatio(perSecond)}` },
         { figure: 'commands p50 / p99 ms, median of the loads', value: latency(commands), target: 'p99 ≤ 15', met: met(commands.latency.p99 <= 15), ratio: p99Ratio(commands) },
-        { figure: 'commands: each load, req/s (p99 ms)', value: rounds.map((round) => `${fmt(round.requests.average)} (${round.latency.p99})`).join(', '), target: '', met: '', ratio: '' },
+        eachLoadRow('commands: each load, req/s (p99 ms)', rounds),
         cpuRow('commands:', commands),
         lateRow('commands:', commands),
       );
@@ -140,6 +150,23 @@ async function main() {
       figure: 'resident memory after the run (MB)', value: fmt(rss / MB, 1), target: '≤ 200', met: met(rss / MB <= 200),
       ratio: ceiling ? `×${fmt(rss / ceilingRss, 1)} of ceiling's ${fmt(ceilingRss / MB, 1)}` : '',
     }, { figure: '(of which V8 heap in use, MB)', value: fmt(heapUsed / MB, 1), target: '', met: '', ratio: '' });
+  }
+
+  if (ONLY.has('start')) {
+    // What `pnpm start` runs: the relay publishes every event to the in-process bus and each reactor
+    // reads it. No target of its own; loads that decline one after another show a cost that grows.
+    console.log('- Berth as pnpm start runs it: every role in one process');
+    const all = await startServer('berth-all');
+    const { token, projectIds } = await prepare(all);
+    const { rounds, commands } = await commandLoads(all, token, projectIds);
+    const { rss } = await all.memory();
+    await all.stop();
+    rows.push(
+      { figure: `every role: commands/s, median of ${rounds.length} loads`, value: fmt(commands.requests.average), target: '', met: '', ratio: ratio(commands.requests.average, c) },
+      eachLoadRow('every role: each load, req/s (p99 ms)', rounds),
+      cpuRow('every role:', commands),
+      { figure: 'every role: resident memory after the run (MB)', value: fmt(rss / MB, 1), target: '', met: '', ratio: '' },
+    );
   }
 
   if (ONLY.has('rebuild')) {

@@ -1,5 +1,6 @@
 // The server side of the benchmark, run in its own process so the load generator does not share
-// its event loop or its memory: `berth` (launch, roles api + projections), `ceiling` (a bare
+// its event loop or its memory: `berth` (launch, roles api + projections), `berth-all` (every role
+// in the one process, as `pnpm start` runs Berth: the relay and the reactors too), `ceiling` (a bare
 // Fastify JSON POST route, the most this machine serves) or `log-ceiling` (the same route
 // appending one event to the embedded log: the most durable writes this machine serves, whatever
 // a command does besides). Speaks to the bench over IPC.
@@ -7,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import type { RoleName } from '@berth/shared/runtime/config';
 
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
@@ -16,14 +18,14 @@ const send = (message: ServerMessage) => process.send!(message);
 const mode = process.argv[2];
 const port = Number(process.argv[3]);
 
-async function startBerth() {
+async function startBerth(roles: readonly RoleName[]) {
   // Imported here, so the ceiling's process holds none of Berth's code.
   const { configFrom } = await import('@berth/shared/runtime/config');
   const { launch } = await import('@berth/shared/runtime/launch');
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   // The operator's defaults (synchronous FULL unless BERTH_SQLITE_SYNCHRONOUS says otherwise).
   const config = configFrom(process.env, {
-    dataDir, host: '127.0.0.1', port, roles: ['api', 'projections'], logLevel: process.env.BERTH_LOG_LEVEL ?? 'error',
+    dataDir, host: '127.0.0.1', port, roles, logLevel: process.env.BERTH_LOG_LEVEL ?? 'error',
   });
   const berth = await launch(config);
   return { dataDir, stop: async () => { await berth.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
@@ -57,7 +59,9 @@ async function startLogCeiling() {
   return { dataDir: null, stop: async () => { await app.close(); await log.close(); rmSync(dataDir, { recursive: true, force: true }); } };
 }
 
-const server = mode === 'berth' ? await startBerth() : mode === 'log-ceiling' ? await startLogCeiling() : await startCeiling();
+const server = mode === 'berth' ? await startBerth(['api', 'projections'])
+  : mode === 'berth-all' ? await startBerth(['api', 'projections', 'relay', 'reactors'])
+    : mode === 'log-ceiling' ? await startLogCeiling() : await startCeiling();
 process.on('message', async (message: { type: string }) => {
   if (message.type === 'rss') {
     const { rss, heapUsed } = process.memoryUsage();
