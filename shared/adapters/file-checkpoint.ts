@@ -3,18 +3,20 @@
 // so the write covers the last value whole and a crash leaves the old value or the new one. (It
 // was written aside and renamed into place: the rename, a journal operation for the filesystem,
 // took 4.6 % of the request thread under the commands load, the relay saving once per batch.)
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Checkpoint } from '../ports/checkpoint.ts';
 
 /** Digits enough for any position. */
 const WIDTH = 20;
+/** Made if missing, never truncated: a crash between truncating and writing would leave no position at all. */
+const IN_PLACE = constants.O_WRONLY | constants.O_CREAT;
 
 export const fileCheckpoint = (file: string): Checkpoint => ({
   async read() {
     return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) || 0 : 0;
   },
   async save(position) {
-    const fd = openSync(file, existsSync(file) ? 'r+' : 'w');
+    const fd = openSync(file, IN_PLACE);
     try {
       writeSync(fd, String(position).padStart(WIDTH, '0'), 0);
     } finally {

@@ -11,8 +11,6 @@ export interface SubscriptionSource {
   changed(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
 /**
  * Catch-up-then-live delivery shared by the event-store adapters. A failing handler does not end
  * the subscription: the batch is retried from the last position it completed, with back-off.
@@ -46,7 +44,8 @@ export function supervise(
       } catch (error) {
         failures++;
         onError(error, failures);
-        await sleep(Math.min(5000, 50 * 2 ** failures));
+        // Backs off, unless told to stop meanwhile.
+        await stopSignal.wait(Math.min(5000, 50 * 2 ** failures));
       }
     }
   };

@@ -6,13 +6,13 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { natsConnection } from './connection.ts';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Lease, LeasedWork, Leases } from '../../ports/lease.ts';
 import { Signal } from '../signal.ts';
 
 const BUCKET = 'berth_leases';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const within = <T>(ms: number, promise: Promise<T>) =>
-  Promise.race([promise, sleep(ms).then(() => { throw new Error(`no answer within ${ms} ms`); })]);
+  Promise.race([promise, delay(ms, undefined, { ref: false }).then(() => { throw new Error(`no answer within ${ms} ms`); })]);
 
 export class NatsLeases implements Leases {
   readonly holder = randomUUID();
