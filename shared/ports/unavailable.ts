@@ -17,3 +17,19 @@ export async function orUnavailable<T>(what: string, isOutage: (error: unknown) 
     throw isOutage(error) ? new UnavailableError(what, error) : error;
   }
 }
+
+/** Socket failures that mean the peer could not be reached, or dropped the connection. */
+const SOCKET_OUTAGES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  'ERR_SOCKET_CLOSED', 'ERR_STREAM_DESTROYED',
+]);
+
+/**
+ * Whether `error` is a failure to reach a peer over a socket, as opposed to the peer's refusal:
+ * any failed connect (a unix socket that is missing is ENOENT) or a connection that broke.
+ */
+export function isSocketOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return syscall === 'connect' || SOCKET_OUTAGES.has(code ?? '');
+}

@@ -44,6 +44,9 @@ describe('engine views', () => {
     const config = await berth.ok('container.getConfig', { containerId: byLabel[0].containerId });
     assert.equal(config.Id, byLabel[0].containerId);
     await berth.refused('container.getConfig', { containerId: 'no-such-container' }, 404, 'containerId');
+    // A path the engine would clean and redirect once ended the process (see the adapter's test).
+    await berth.refused('container.getConfig', { containerId: '../../../../etc/passwd' }, 404, 'containerId');
+    await berth.refused('container.getConfig', { containerId: 'a/../../containers/json?all=1#' }, 404, 'containerId');
 
     const usage = await berth.ok('application.readAppMonitoring', { appName: app.appName });
     assert.equal(usage.containers.length, 1);

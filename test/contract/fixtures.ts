@@ -1,5 +1,6 @@
 // Real records for the contract suite to point its calls at: each id field of the interface maps
 // to a way of making a fresh record of that kind through the API itself.
+import type { Config } from '@berth/shared/runtime/config';
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
 import { selfSignedCertificate } from '../support/certificate.ts';
 import { startBerth, type TestBerth } from '../support/berth.ts';
@@ -105,7 +106,9 @@ export class Fixtures {
       case 'schedule': return '0 3 * * *';
       case 'regex': return '^/old';
       case 'proxyConfig': return 'http:\n  routers: {}\n';
-      case 'registryUrl': return 'registry.example.com';
+      // Nothing listens there: a login is refused at once, with no name to look up (this machine's
+      // resolver now and then answers only after 5 s).
+      case 'registryUrl': return '127.0.0.1:1';
       case 'certificateData': return this.certificate.certificateData;
       case 'privateKey': return this.certificate.privateKey;
       // Host ports are one namespace across every service: each call takes a fresh one.
@@ -124,7 +127,7 @@ export class Fixtures {
 }
 
 /** A fresh Berth and the fixtures that make records in it, for a suite that walks the operations. */
-export async function startBerthWithFixtures(): Promise<{ berth: TestBerth; fixtures: Fixtures }> {
-  const berth = await startBerth();
+export async function startBerthWithFixtures(config: Partial<Config> = {}): Promise<{ berth: TestBerth; fixtures: Fixtures }> {
+  const berth = await startBerth({ config });
   return { berth, fixtures: new Fixtures(berth) };
 }

@@ -88,3 +88,31 @@ test('nodes, join tokens and the manager address of this swarm', async () => {
   assert.match(join.managerToken, /^SWMTKN-/);
   assert.match(join.managerAddress, /:\d+$/);
 });
+
+test('a name that is no engine name is unknown to every call, and never ends the process', async () => {
+  // Each of these once made the engine redirect to a cleaned path, which dockerode followed to a
+  // host named by the path and failed outside the request: an uncaught ENOTFOUND ended the process.
+  const crossing = ['../../../../etc/passwd', '//etc/passwd', 'a/../../x', 'x/json?all=1#', '.', '..'];
+  let uncaught: unknown = null;
+  const record = (error: unknown) => { uncaught = error; };
+  process.on('uncaughtException', record);
+  try {
+    for (const name of crossing) {
+      assert.equal(await engine.inspectContainer(name), null, name);
+      assert.equal(await engine.inspectService(name), null, name);
+      assert.equal(await engine.removeService(name), false, name);
+      assert.equal(await engine.imageExists(name), false, name);
+      await engine.removeImage(name);
+      await assert.rejects(engine.containerStats(name), (error: unknown) => error instanceof EngineError && error.status === 404, name);
+      await assert.rejects(engine.drainNode(name), (error: unknown) => error instanceof EngineError && error.status === 404, name);
+      await assert.rejects(engine.tagImage(name, 'berth-test/never:here'), (error: unknown) => error instanceof EngineError && error.status === 404, name);
+    }
+    // Long enough for a followed redirect's host lookup to have failed.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    process.off('uncaughtException', record);
+  }
+  assert.equal(uncaught, null);
+  // Real names still reach the engine.
+  assert.equal(await engine.imageExists(TEST_IMAGE), true);
+});

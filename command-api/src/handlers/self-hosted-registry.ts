@@ -51,7 +51,7 @@ export async function runSelfHostedRegistry(input: { registryUrl: string; userna
   const image = spec.TaskTemplate.ContainerSpec.Image;
   // An image the engine cannot get would leave the task rejected forever: refuse at once instead.
   await engine.pullImage(image).catch(async (error: Error) => {
-    if (!(await engine.imageExists(image))) throw badRequest('registryUrl', `the registry image ${image} could not be pulled: ${error.message}`);
+    if (!(await askEngine(() => engine.imageExists(image), 'registryUrl', 'Registry image'))) throw badRequest('registryUrl', `the registry image ${image} could not be pulled: ${error.message}`);
   });
   const info = await askEngine(() => engine.upsertService(spec), 'registryUrl', 'Registry service');
   await askEngine(() => waitForRollout(engine, {

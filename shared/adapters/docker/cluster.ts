@@ -2,6 +2,7 @@
 import type Docker from 'dockerode';
 import type { JoinInfo, NodeInfo } from '../../ports/container-engine.ts';
 import { engineError } from './progress.ts';
+import { pathName } from './names.ts';
 
 type RawNode = {
   ID: string; Version: { Index: number };
@@ -43,7 +44,7 @@ export async function joinInfo(docker: Docker): Promise<JoinInfo> {
 
 export async function drainNode(docker: Docker, nodeId: string): Promise<void> {
   try {
-    const node = docker.getNode(nodeId);
+    const node = docker.getNode(pathName('node', nodeId));
     const current = await node.inspect() as RawNode;
     await node.update({ version: current.Version.Index, ...current.Spec, Availability: 'drain' });
   } catch (error) {
@@ -54,7 +55,7 @@ export async function drainNode(docker: Docker, nodeId: string): Promise<void> {
 export async function removeNode(docker: Docker, nodeId: string): Promise<void> {
   try {
     // A drained node that is still up can only leave by force; its tasks already moved away.
-    await docker.getNode(nodeId).remove({ force: true });
+    await docker.getNode(pathName('node', nodeId)).remove({ force: true });
   } catch (error) {
     throw engineError(error);
   }

@@ -2,6 +2,7 @@
 import type Docker from 'dockerode';
 import type { ContainerStats, ContainerSummary } from '../../ports/container-engine.ts';
 import { engineError, isNotFound } from './progress.ts';
+import { pathName } from './names.ts';
 
 export async function listContainers(docker: Docker, filter: { label?: string; name?: string } = {}): Promise<ContainerSummary[]> {
   const filters: Record<string, string[]> = {};
@@ -26,7 +27,7 @@ export async function listContainers(docker: Docker, filter: { label?: string; n
 
 export async function inspectContainer(docker: Docker, containerId: string): Promise<object | null> {
   try {
-    return await docker.getContainer(containerId).inspect();
+    return await docker.getContainer(pathName('container', containerId)).inspect();
   } catch (error) {
     if (isNotFound(error)) return null;
     throw engineError(error);
@@ -47,7 +48,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 export async function containerStats(docker: Docker, containerId: string): Promise<ContainerStats> {
   let raw: RawStats;
   try {
-    raw = await docker.getContainer(containerId).stats({ stream: false }) as unknown as RawStats;
+    raw = await docker.getContainer(pathName('container', containerId)).stats({ stream: false }) as unknown as RawStats;
   } catch (error) {
     throw engineError(error);
   }

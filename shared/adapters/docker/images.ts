@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
 import { engineError, followProgress, foundBy, isNotFound } from './progress.ts';
+import { pathName } from './names.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
 export function splitReference(reference: string): { repo: string; tag: string } {
@@ -41,7 +42,7 @@ export async function pullImage(docker: Docker, reference: string, auth?: Regist
 export async function pushImage(docker: Docker, reference: string, auth: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
   try {
     const { repo, tag } = splitReference(reference);
-    const stream = await docker.getImage(repo).push({ tag, authconfig: auth }) as NodeJS.ReadableStream;
+    const stream = await docker.getImage(pathName('image', repo)).push({ tag, authconfig: auth }) as NodeJS.ReadableStream;
     await followProgress(stream, onLine);
   } catch (error) {
     throw engineError(error);
@@ -51,23 +52,27 @@ export async function pushImage(docker: Docker, reference: string, auth: Registr
 export async function tagImage(docker: Docker, source: string, target: string): Promise<void> {
   const { repo, tag } = splitReference(target);
   try {
-    await docker.getImage(source).tag({ repo, tag });
+    await docker.getImage(pathName('image', source)).tag({ repo, tag });
   } catch (error) {
     throw engineError(error);
   }
 }
 
 export const imageExists = (docker: Docker, reference: string): Promise<boolean> =>
-  foundBy(() => docker.getImage(reference).inspect());
+  foundBy(() => docker.getImage(pathName('image', reference)).inspect());
 
 export async function imageTags(docker: Docker, name: string): Promise<string[]> {
-  const images = await docker.listImages({ filters: { reference: [name] } });
-  return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
+  try {
+    const images = await docker.listImages({ filters: { reference: [name] } });
+    return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
+  } catch (error) {
+    throw engineError(error);
+  }
 }
 
 export async function removeImage(docker: Docker, reference: string): Promise<void> {
   try {
-    await docker.getImage(reference).remove({ force: true });
+    await docker.getImage(pathName('image', reference)).remove({ force: true });
   } catch (error) {
     if (!isNotFound(error)) throw engineError(error);
   }

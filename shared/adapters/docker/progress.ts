@@ -1,6 +1,7 @@
 // The engine answers builds, pulls and pushes as a stream of JSON lines; a failure arrives as an
 // `{ error }` line inside a successful response, never as a rejected request.
 import { EngineError } from '../../ports/container-engine.ts';
+import { isSocketOutage, UnavailableError } from '../../ports/unavailable.ts';
 
 interface ProgressLine {
   stream?: string;
@@ -45,9 +46,13 @@ export async function followProgress(stream: NodeJS.ReadableStream, onLine: (lin
   if (failure !== null) throw new EngineError(failure);
 }
 
-/** The engine's own reason from a rejected request of dockerode. */
-export function engineError(error: unknown): EngineError {
-  if (error instanceof EngineError) return error;
+/**
+ * The engine's own reason from a rejected request of dockerode; an engine that could not be
+ * reached at all is no refusal but an outage (503, try again), whatever was asked of it.
+ */
+export function engineError(error: unknown): EngineError | UnavailableError {
+  if (error instanceof EngineError || error instanceof UnavailableError) return error;
+  if (isSocketOutage(error)) return new UnavailableError('The container engine', error);
   const failure = error as { statusCode?: number; json?: { message?: string } | null; message?: string };
   const message = failure.json?.message ?? failure.message ?? String(error);
   return new EngineError(message.trim(), failure.statusCode ?? null);

@@ -4,6 +4,7 @@ import type {
   RegistryAuth, ServiceInfo, ServiceSpec, TaskInfo, TaskState,
 } from '../../ports/container-engine.ts';
 import { engineError, foundBy, isNotFound } from './progress.ts';
+import { pathName } from './names.ts';
 
 type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; CreatedAt: string; UpdatedAt: string };
 
@@ -13,7 +14,7 @@ const infoOf = (raw: Inspected): ServiceInfo => ({
 
 export async function inspectService(docker: Docker, name: string): Promise<ServiceInfo | null> {
   try {
-    return infoOf(await docker.getService(name).inspect() as Inspected);
+    return infoOf(await docker.getService(pathName('service', name)).inspect() as Inspected);
   } catch (error) {
     if (isNotFound(error)) return null;
     throw engineError(error);
@@ -57,7 +58,7 @@ export async function updateService(docker: Docker, name: string, change: (spec:
 }
 
 export const removeService = (docker: Docker, name: string): Promise<boolean> =>
-  foundBy(() => docker.getService(name).remove());
+  foundBy(() => docker.getService(pathName('service', name)).remove());
 
 type RawTask = {
   ID: string; CreatedAt: string; DesiredState: string;

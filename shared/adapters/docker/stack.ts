@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import { NAMESPACE_LABEL } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine } from '../../ports/stack-engine.ts';
 import { engineError, foundBy } from './progress.ts';
+import { pathName } from './names.ts';
 
 const labelled = (namespace: string) => ({ label: [`${NAMESPACE_LABEL}=${namespace}`] });
 
@@ -26,7 +27,7 @@ export function dockerStacks(docker: Docker): StackEngine {
     networks: async (namespace) => (await engine(() => docker.listNetworks({ filters: labelled(namespace) }))).map((network) => network.Name),
     volumes: async (namespace) => ((await engine(() => docker.listVolumes({ filters: labelled(namespace) }))).Volumes ?? []).map((volume) => volume.Name),
     containers: async (namespace) => (await engine(() => docker.listContainers({ all: true, filters: labelled(namespace) }))).length,
-    removeNetwork: (name) => foundBy(() => docker.getNetwork(name).remove()),
-    removeVolume: (name) => foundBy(() => docker.getVolume(name).remove()),
+    removeNetwork: (name) => foundBy(() => docker.getNetwork(pathName('network', name)).remove()),
+    removeVolume: (name) => foundBy(() => docker.getVolume(pathName('volume', name)).remove()),
   };
 }

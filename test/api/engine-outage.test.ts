@@ -1,0 +1,37 @@
+// A container engine that cannot be reached is an outage, not a refusal of the caller's request:
+// every operation that asks it answers 503 UNAVAILABLE, saying to try again, and records nothing.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+describe('a container engine that cannot be reached', () => {
+  let berth: TestBerth;
+  before(async () => {
+    const missingSocket = join(mkdtempSync(join(tmpdir(), 'berth-no-engine-')), 'docker.sock');
+    berth = await startBerth({ env: { BERTH_ENGINE_SOCKET: missingSocket } });
+  });
+  after(() => berth.stop());
+
+  const asks: Array<[string, Record<string, unknown>]> = [
+    ['cluster.getNodes', {}],
+    ['cluster.addWorker', {}],
+    ['container.getContainers', {}],
+    ['container.getConfig', { containerId: 'abc123' }],
+    ['registry.testRegistry', { registryName: 'r', registryUrl: '127.0.0.1:5999', registryType: 'selfHosted', imagePrefix: null, username: 'u', password: 'p' }],
+    ['registry.enableSelfHostedRegistry', { registryUrl: '127.0.0.1:5999', username: 'owner', password: 'a password' }],
+  ];
+  for (const [operation, input] of asks) {
+    it(`answers ${operation} with 503 UNAVAILABLE and a retry-after, recording nothing`, async () => {
+      const head = await berth.head();
+      const answer = await berth.call(operation, input);
+      assert.equal(answer.status, 503, JSON.stringify(answer.body));
+      assert.equal(answer.body.code, 'UNAVAILABLE');
+      assert.match(answer.body.message, /container engine cannot be reached; try again/);
+      assert.equal(answer.headers['retry-after'], '1');
+      assert.equal(await berth.head(), head);
+    });
+  }
+});
