@@ -62,6 +62,12 @@ describe('the forge integration', () => {
     assert.deepEqual(await berth.ok('admin.getRepositories'), [{ name: 'shop', owner: 'acme', url: `${forge.git.baseUrl}/acme/shop.git` }]);
     assert.deepEqual(await berth.ok('admin.getBranches', { owner: 'acme', repo: 'shop' }), [{ name: 'main' }, { name: 'next' }]);
     await berth.refused('admin.getBranches', { owner: 'acme', repo: 'nope' }, 404, 'repo');
+    // A dot segment would resolve to another endpoint of the forge, asked with the installation token.
+    const asked = forge.asked.length;
+    for (const [owner, repo] of [['..', 'installation'], ['acme', '..'], ['.', 'shop']]) {
+      await berth.refused('admin.getBranches', { owner, repo }, 404, 'repo');
+    }
+    assert.ok(forge.asked.slice(asked).every((path) => path.startsWith('/repos/') || path.startsWith('/app/installations/')), forge.asked.slice(asked).join(', '));
     assert.equal(await berth.ok('admin.cleanForgeApp'), true);
     assert.equal(await berth.ok('admin.haveForgeConfigured'), false);
     const again = await berth.head();

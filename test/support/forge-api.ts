@@ -23,6 +23,8 @@ export interface ForgeApi {
   readonly privateKey: string;
   /** Installation tokens issued so far. */
   readonly issued: string[];
+  /** The paths asked for so far, as the server read them. */
+  readonly asked: string[];
   readonly git: GitHttpServer;
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export async function forgeApi(repos: readonly ForgeRepo[]): Promise<ForgeApi> {
   const appId = String(100_000 + Math.floor(Math.random() * 900_000));
   const installationId = String(1_000_000 + Math.floor(Math.random() * 9_000_000));
   const issued: string[] = [];
+  const asked: string[] = [];
   // Git trusts the TLS certificate through GIT_SSL_CAINFO (a host's CA store stands behind it in production).
   const certDir = mkdtempSync(join(tmpdir(), 'berth-forge-tls-'));
   const certificate = selfSignedCertificate('localhost', { altNames: ['localhost'] });
@@ -47,6 +50,7 @@ export async function forgeApi(repos: readonly ForgeRepo[]): Promise<ForgeApi> {
 
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://forge');
+    asked.push(url.pathname);
     const auth = request.headers.authorization ?? '';
     if (request.method === 'POST' && url.pathname === `/app/installations/${installationId}/access_tokens`) {
       try {
@@ -69,7 +73,7 @@ export async function forgeApi(repos: readonly ForgeRepo[]): Promise<ForgeApi> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    appId, installationId, issued, git,
+    appId, installationId, issued, asked, git,
     privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     async stop() {
       server.closeAllConnections();

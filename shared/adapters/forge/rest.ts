@@ -23,6 +23,16 @@ async function appJwt(app: ForgeApp): Promise<string> {
   return new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(app.appId).setIssuedAt(now - 60).setExpirationTime(now + 540).sign(key);
 }
 
+/**
+ * One segment of an API path. Encoding keeps `/`, `?` and `#` inside it, but a URL resolves a `.`
+ * or `..` segment, so `repos/../x` would ask another endpoint: no owner, repository or installation
+ * is named so, and the forge is not asked.
+ */
+function segment(value: string, what: string): string {
+  if (value === '.' || value === '..') throw new ForgeError(`no ${what} is named ${value}`, 404);
+  return encodeURIComponent(value);
+}
+
 async function call<T>(app: ForgeApp, path: string, authorization: string, method = 'GET'): Promise<T> {
   const url = `${app.apiUrl.replace(/\/+$/, '')}${path}`;
   let response: Response;
@@ -44,7 +54,7 @@ async function call<T>(app: ForgeApp, path: string, authorization: string, metho
 
 export const restForge: Forge = {
   async installationToken(app) {
-    const body = await call<{ token: string }>(app, `/app/installations/${encodeURIComponent(app.installationId)}/access_tokens`, `Bearer ${await appJwt(app)}`, 'POST');
+    const body = await call<{ token: string }>(app, `/app/installations/${segment(app.installationId, 'installation')}/access_tokens`, `Bearer ${await appJwt(app)}`, 'POST');
     return body.token;
   },
   async repositories(app, token) {
@@ -56,12 +66,12 @@ export const restForge: Forge = {
     }
   },
   async repository(app, token, owner, name) {
-    return repositoryOf(await call<RepositoryBody>(app, `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`, `token ${token}`));
+    return repositoryOf(await call<RepositoryBody>(app, `/repos/${segment(owner, 'owner')}/${segment(name, 'repository')}`, `token ${token}`));
   },
   async branches(app, token, owner, name) {
     const found: string[] = [];
     for (let page = 1; ; page++) {
-      const body = await call<Array<{ name: string }>>(app, `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/branches?per_page=${PAGE}&page=${page}`, `token ${token}`);
+      const body = await call<Array<{ name: string }>>(app, `/repos/${segment(owner, 'owner')}/${segment(name, 'repository')}/branches?per_page=${PAGE}&page=${page}`, `token ${token}`);
       found.push(...body.map((branch) => branch.name));
       if (body.length < PAGE) return found;
     }
