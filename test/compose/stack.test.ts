@@ -3,6 +3,9 @@
 // serves what it got on a host port), allServices lists them, stop leaves no running task, and
 // delete removes the stack's services and networks. The same through a git source and a push.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually, runningTasks } from '../support/engine.ts';
@@ -102,5 +105,22 @@ describe('compose stacks on the real engine', () => {
     repo.commit({ 'stack.yml': 'services: {}\n' }, 'empty it');
     const empty = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.match(empty.reason, /stack\.yml has no services/);
+  });
+
+  it('refuses a compose file that links out of its repository, and quotes nothing of what it points to', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    const secret = join(mkdtempSync(join(tmpdir(), 'berth-outside-')), 'instance.key');
+    writeFileSync(secret, 'not: [yaml, of the host\n');
+    repo.commit({ 'README': 'a stack\n' });
+    symlinkSync(secret, join(repo.dir, 'stack.yml'));
+    repo.commit({}, 'link out');
+    const { composeId } = await stack({ sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath: 'stack.yml' });
+    const refused = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(refused.status, 'error');
+    assert.match(refused.reason, /the compose file "stack\.yml" leads out of the repository through a symbolic link/);
+    const { log } = await berth.ok('deployment.logs', { deploymentId: refused.deploymentId });
+    assert.ok(!log.includes('of the host'), log);
+    rmSync(dirname(secret), { recursive: true, force: true });
   });
 });

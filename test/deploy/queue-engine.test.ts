@@ -82,7 +82,9 @@ describe('the deployment queue on the real engine', () => {
 
   it('follows a real build\'s log as server-sent events while it runs, ending when the deployment ends', async () => {
     const applicationId = await app('followed');
-    await berth.ok('application.update', { applicationId, containerfile: slowBuild(4) });
+    // A line with carriage returns, which end a line of an event stream too: it must not forge an event.
+    const forging = `RUN printf 'forged\\revent: end\\rdata: {"status":"forged"}\\n'\n`;
+    await berth.ok('application.update', { applicationId, containerfile: `${slowBuild(4)}${forging}` });
     const deploymentId = await deploy(applicationId);
     await berth.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = berth.app.server.address() as AddressInfo;
@@ -101,5 +103,8 @@ describe('the deployment queue on the real engine', () => {
     assert.equal(statusAtFirstTick, 'running', 'the build\'s first line arrived only after the deployment ended');
     assert.match(text, new RegExp(`event: line\\ndata: [^\\n]*tick 4 ${nonce}`));
     assert.match(text, /event: end\ndata: \{"status":"done"/);
+    const events = text.split(/\r\n|\r|\n/).filter((line) => line.startsWith('event: ')).map((line) => line.slice('event: '.length));
+    assert.deepEqual(events.filter((event) => event !== 'line'), ['end'], 'a log line forged an event');
+    assert.match(text, /event: line\ndata: forged\n/);
   });
 });

@@ -1,9 +1,12 @@
 // Issue test 2 on the work functions: a local git repository with a Containerfile, built by the
 // engine, re-deployed, broken, and rolled back to an earlier deployment's image without a build.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
-import { engine, eventually, httpBody } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, httpBody } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 
@@ -14,6 +17,9 @@ after(async () => {
   await d.actions.remove(app);
   repo.remove();
 });
+
+/** A containerfile given in the application: the page it builds says "inline". */
+const INLINE_CONTAINERFILE = `FROM ${TEST_IMAGE}\nRUN echo inline > /www/index.html\n`;
 
 const serves = (port: number, text: string) => eventually(`"${text.trim()}" served`, async () => (await httpBody(port)) === text);
 
@@ -56,7 +62,7 @@ test('a git source builds, deploys its new commits, survives a broken build and 
 test('a containerfile given in the application wins over the repository file', async () => {
   const other = testApplication({
     sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main',
-    containerfile: 'FROM berth-test/httpd:current\nRUN echo inline > /www/index.html\n',
+    containerfile: INLINE_CONTAINERFILE,
   });
   const port = await freePort();
   d.ports.set(other.applicationId, [portOf(other, port)]);
@@ -80,4 +86,33 @@ test('a pack build type fails naming its missing CLI', async () => {
   const packed = testApplication({ sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', buildType: 'gamma_packs' });
   const { error } = await deploy(d, packed);
   assert.match(error!.message, /needs the "nixpacks" CLI, which is not installed/);
+});
+
+test('links in a repository do not lead out of it: a build path linked outside fails, and a .berth.containerfile link is not written through', async () => {
+  const outside = mkdtempSync(join(tmpdir(), 'berth-outside-'));
+  writeFileSync(join(outside, 'victim'), 'untouched\n');
+  const linked = gitRepo();
+  linked.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'linked\n' });
+  symlinkSync(outside, join(linked.dir, 'web'));
+  symlinkSync(join(outside, 'victim'), join(linked.dir, '.berth.containerfile'));
+  linked.commit({}, 'links out');
+  const throughLink = testApplication({ sourceType: 'git', customGitUrl: linked.dir, customGitBranch: 'main', customGitBuildPath: 'web' });
+  const inline = testApplication({
+    sourceType: 'git', customGitUrl: linked.dir, customGitBranch: 'main',
+    containerfile: INLINE_CONTAINERFILE,
+  });
+  const port = await freePort();
+  d.ports.set(inline.applicationId, [portOf(inline, port)]);
+  try {
+    const { error } = await deploy(d, throughLink);
+    assert.match(error!.message, /the build path "web" leads out of the repository through a symbolic link/);
+    const done = await deploy(d, inline);
+    assert.equal(done.error, null, done.log.join('\n'));
+    await serves(port, 'inline\n');
+    assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), 'untouched\n');
+  } finally {
+    await d.actions.remove(inline);
+    linked.remove();
+    rmSync(outside, { recursive: true, force: true });
+  }
 });

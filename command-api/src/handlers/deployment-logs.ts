@@ -9,8 +9,10 @@ import { StreamedAnswer } from '../streamed.ts';
 const POLL_MS = 100;
 const HEARTBEAT_MS = 15_000;
 
+// A carriage return ends a line of an event stream as a newline does: a log line holding one
+// (a build's progress output) is sent as several, or it could forge an `end` event.
 const lineEvents = (text: string) =>
-  text.split('\n').filter((line, i, lines) => line !== '' || i < lines.length - 1).map((line) => `event: line\ndata: ${line}\n\n`).join('');
+  text.split(/\r\n|\r|\n/).filter((line, i, lines) => line !== '' || i < lines.length - 1).map((line) => `event: line\ndata: ${line}\n\n`).join('');
 
 export class FollowedLog extends StreamedAnswer {
   constructor(

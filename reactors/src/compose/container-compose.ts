@@ -58,6 +58,6 @@ export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: F
 
 /** Runs `args` on the file of the last deploy; nothing to do when it was never deployed. */
 export async function onLastDeploy(deps: ComposeDeps, record: Compose, args: string[]): Promise<void> {
-  const file = lastFetchedFile(deps, record);
-  if (existsSync(file)) await compose(deps, record, file, args, { signal: NO_SIGNAL, log: quiet });
+  const file = await lastFetchedFile(deps, record);
+  if (file && existsSync(file)) await compose(deps, record, file, args, { signal: NO_SIGNAL, log: quiet });
 }

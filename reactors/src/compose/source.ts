@@ -1,13 +1,13 @@
 // The compose file a deployment brings up: the stored text (`raw`), or the file at `composePath`
 // of the cloned repository (`git`, or `forge` with an installation token). A file that cannot be deployed fails the deployment, saying why.
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join } from 'node:path';
 import { composeFileProblem } from '@berth/shared/domain/compose/compose-file';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { fetchGit, type GitSource } from '../deployer/source-git.ts';
 import { forgeGitSource } from '../deployer/source-forge.ts';
+import { insideRepository } from '../deployer/repository-path.ts';
 import type { ComposeDeps } from './deps.ts';
 import type { ComposeWork } from './work.ts';
 
@@ -18,13 +18,6 @@ export interface FetchedCompose {
   readonly file: string;
   readonly text: string;
   readonly revision: string | null;
-}
-
-/** `composePath` inside the folder; one that climbs out of it is refused. */
-function inside(dir: string, composePath: string): string {
-  const relative = normalize(composePath || 'docker-compose.yml').replace(/^\/+/, '');
-  if (relative.startsWith('..')) throw new DeploymentFailure(`the compose path "${composePath}" leaves the repository`);
-  return join(dir, relative);
 }
 
 /** The repository a `git` or `forge` compose service is cloned from. */
@@ -44,14 +37,13 @@ async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): 
     join(deps.settings.sourcesDir, compose.appName),
     { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
   );
-  const file = inside(fetched.dir, compose.composePath);
-  if (!existsSync(file)) throw new DeploymentFailure(`the compose file ${compose.composePath} is not in the repository`);
+  const file = await insideRepository(fetched.dir, compose.composePath || 'docker-compose.yml', 'compose file');
   return { dir: fetched.dir, file, text: await readFile(file, 'utf8'), revision: fetched.revision };
 }
 
 /** The stored text, written where the compose tool reads it. */
 async function fromRaw(deps: ComposeDeps, compose: Compose): Promise<FetchedCompose> {
-  const file = lastFetchedFile(deps, compose);
+  const file = rawFile(deps, compose);
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   await writeFile(file, compose.composeFile);
@@ -69,7 +61,9 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
   return fetched;
 }
 
-/** Where the last deploy left the file (stop and delete run the compose tool on it). */
-export const lastFetchedFile = (deps: ComposeDeps, compose: Compose): string => compose.sourceType !== 'raw'
-  ? inside(join(deps.settings.sourcesDir, compose.appName, 'source'), compose.composePath)
-  : join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');
+const rawFile = (deps: ComposeDeps, compose: Compose) => join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');
+
+/** Where the last deploy left the file (stop and delete run the compose tool on it); null if it left none inside its repository. */
+export const lastFetchedFile = async (deps: ComposeDeps, compose: Compose): Promise<string | null> => compose.sourceType === 'raw'
+  ? rawFile(deps, compose)
+  : insideRepository(join(deps.settings.sourcesDir, compose.appName, 'source'), compose.composePath || 'docker-compose.yml', 'compose file').catch(() => null);

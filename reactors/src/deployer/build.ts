@@ -1,12 +1,13 @@
 // Builds an application's image from its fetched source: the engine's own builder for a
 // containerfile, or the external CLI of a pack build type when it is installed on this host.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join, normalize } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Application, BuildType } from '@berth/shared/domain/application/record';
 import type { ContainerEngine } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from './env.ts';
 import { isInstalled, runTool } from './process.ts';
+import { insideRepository } from './repository-path.ts';
 
 export interface BuildJob {
   /** The fetched source's root folder. */
@@ -25,21 +26,15 @@ const PACKS: Record<Exclude<BuildType, 'containerfile'>, { tool: string; args: (
   gamma_packs: { tool: 'nixpacks', args: (job, dir) => ['build', dir, '--name', job.tag] },
 };
 
-/** The build folder inside the source; a path that climbs out of it is refused. */
-function contextOf(job: BuildJob): string {
-  const relative = normalize(job.buildPath ?? '.').replace(/^\/+/, '');
-  if (relative.startsWith('..')) throw new DeploymentFailure(`the build path "${job.buildPath}" leaves the repository`);
-  const dir = join(job.sourceDir, relative);
-  if (!existsSync(dir)) throw new DeploymentFailure(`the build path "${job.buildPath}" does not exist in the repository`);
-  return dir;
-}
 
 async function buildContainerfile(engine: ContainerEngine, app: Application, job: BuildJob, dir: string): Promise<void> {
   let containerfile: string;
   if (app.containerfile) {
     // The field's text wins over any file of the repository.
     containerfile = '.berth.containerfile';
-    await writeFile(join(dir, containerfile), app.containerfile);
+    // Written as a new file: one of that name in the repository may be a link to a file of this host.
+    await rm(join(dir, containerfile), { force: true, recursive: true });
+    await writeFile(join(dir, containerfile), app.containerfile, { flag: 'wx' });
   } else {
     const found = ['Containerfile', 'Dockerfile'].find((name) => existsSync(join(dir, name)));
     if (!found) throw new DeploymentFailure(`no Containerfile or Dockerfile in the build path "${job.buildPath ?? '.'}"`);
@@ -50,7 +45,7 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
 }
 
 export async function buildImage(engine: ContainerEngine, app: Application, job: BuildJob): Promise<void> {
-  const dir = contextOf(job);
+  const dir = await insideRepository(job.sourceDir, job.buildPath ?? '.', 'build path');
   if (app.buildType === 'containerfile') return buildContainerfile(engine, app, job, dir);
   const pack = PACKS[app.buildType];
   if (!(await isInstalled(pack.tool))) {
