@@ -102,6 +102,11 @@ async function main() {
   const lateRow = (figure: string, result: Measured): Row => ({
     figure: `${figure} load generator's own lateness p99 ms (in every latency above)`, value: fmt(result.clientLateP99, 1), target: '', met: '', ratio: '',
   });
+  const gcRow = (figure: string, { gc }: Measured): Row => ({
+    figure: `${figure} server GC pauses: minor /s × mean ms, major /s × mean ms (share of the time)`,
+    value: `${fmt(gc.minorPerSecond, 1)} × ${fmt(gc.minorMeanMs, 2)}, ${fmt(gc.majorPerSecond, 2)} × ${fmt(gc.majorMeanMs, 1)} (${fmt(gc.pausedPercent, 1)} %)`,
+    target: '', met: '', ratio: '',
+  });
   const p99Ratio = (result: autocannon.Result) => (ceiling ? `p99 ×${fmt(result.latency.p99 / Math.max(1, ceiling.latency.p99), 1)}` : '');
   const logRatio = (perSecond: number) => (logCeiling ? `, ${ratio(perSecond, logCeiling.requests.average)} of log ceiling` : '');
 
@@ -130,6 +135,7 @@ async function main() {
         eachLoadRow('commands: each load, req/s (p99 ms)', rounds),
         cpuRow('commands:', commands),
         lateRow('commands:', commands),
+        gcRow('commands:', commands),
       );
     }
     if (ONLY.has('queries')) {
@@ -142,6 +148,7 @@ async function main() {
         { figure: '.one p50 / p99 ms', value: latency(queries), target: 'p99 ≤ 5', met: met(queries.latency.p99 <= 5), ratio: p99Ratio(queries) },
         cpuRow('.one:', queries),
         lateRow('.one:', queries),
+        gcRow('.one:', queries),
       );
     }
     const { rss, heapUsed } = await berth.memory();

@@ -7,14 +7,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import type { RoleName } from '@berth/shared/runtime/config';
 
+/** The request thread's garbage-collection pauses so far: minor (scavenges) and major (mark-compact). */
+export interface GcPauses { minor: number; minorMs: number; major: number; majorMs: number; otherMs: number }
+
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
-  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number; busyMs: number };
+  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number; busyMs: number; gc: GcPauses };
 
 const send = (message: ServerMessage) => process.send!(message);
+
+// Every request in flight waits out a pause, so pauses show in the latencies; they are counted here.
+const gc: GcPauses = { minor: 0, minorMs: 0, major: 0, majorMs: 0, otherMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) { gc.minor++; gc.minorMs += entry.duration; }
+    else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) { gc.major++; gc.majorMs += entry.duration; }
+    else gc.otherMs += entry.duration; // incremental marking steps, weak callbacks
+  }
+}).observe({ entryTypes: ['gc'] });
 const mode = process.argv[2];
 const port = Number(process.argv[3]);
 
@@ -68,7 +83,7 @@ process.on('message', async (message: { type: string }) => {
     const { user, system } = process.cpuUsage();
     // How long the request thread has been busy, of all threads' CPU time above.
     const { active } = performance.eventLoopUtilization();
-    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000, busyMs: active });
+    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000, busyMs: active, gc: { ...gc } });
   }
   if (message.type === 'stop') {
     await server.stop();
