@@ -64,6 +64,9 @@ describe('ports, redirects and basic-auth users of an application', () => {
     const alice = await berth.ok('security.create', { applicationId, username: 'alice', password: 'basic-secret-1' });
     assert.equal(alice.password, 'basic-secret-1');
     await berth.refused('security.create', { applicationId, username: 'alice', password: 'x' }, 409, 'username');
+    // Refused before its name is claimed: a name that basic authentication cannot carry changes nothing.
+    await berth.refused('security.create', { applicationId, username: 'al:ice', password: 'x' }, 400, 'username');
+    await berth.refused('security.update', { securityId: alice.securityId, username: 'al\nice', password: 'x' }, 400, 'username');
     const bob = await berth.ok('security.create', { applicationId, username: 'bob', password: 'basic-secret-2' });
     await berth.refused('security.update', { securityId: bob.securityId, username: 'alice', password: 'y' }, 409, 'username');
     const updated = await berth.ok('security.update', { securityId: bob.securityId, username: 'bobby', password: 'basic-secret-3' });

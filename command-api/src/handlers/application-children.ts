@@ -5,7 +5,7 @@ import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
 import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
-import { securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
+import { mustBeBasicAuthName, securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
 import { change, one, removal, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
@@ -108,6 +108,7 @@ export const redirects: GroupHandlers<typeof contract.redirects> = {
 export const security: GroupHandlers<typeof contract.security> = {
   create: async (input, ctx) => {
     await ofApplication(input.applicationId, ctx);
+    mustBeBasicAuthName(input.username);
     const securityId = ctx.newId(securityAggregate);
     await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username');
     return change(securityAggregate, async () => ({
@@ -121,6 +122,7 @@ export const security: GroupHandlers<typeof contract.security> = {
   one: one(securityAggregate),
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(securityAggregate, input.securityId, 'securityId');
+    mustBeBasicAuthName(input.username);
     const name = (username: string) => usernameOf(current.applicationId, username);
     return moveName(ctx, 'basicAuth', name(current.username), name(input.username), input.securityId,
       () => change(securityAggregate, async () => ({

@@ -17,6 +17,14 @@ describe('security decider', () => {
     spec.given([]).when({ type: 'CreateSecurity', data: { ...user, taken: [{ securityId: 's0', username: 'alice' }] } })
       .thenFails('CONFLICT', 'username');
   });
+  it('refuses a name basic authentication cannot carry (a colon, a control character), naming username', () => {
+    for (const username of ['al:ice', 'al\nice', 'alice\u0000']) {
+      spec.given([]).when({ type: 'CreateSecurity', data: { ...user, username, taken: [] } }).thenFails('BAD_REQUEST', 'username');
+      spec.given([created])
+        .when({ type: 'UpdateSecurity', data: { securityId: 's1', username, password: user.password, taken: [{ securityId: 's1', username: 'alice' }] } })
+        .thenFails('BAD_REQUEST', 'username');
+    }
+  });
   it('lets a user keep its name and change its password', () => {
     spec.given([created])
       .when({ type: 'UpdateSecurity', data: { securityId: 's1', username: 'alice', password: 'enc:v1:b' as Sealed, taken: [{ securityId: 's1', username: 'alice' }] } })

@@ -1,5 +1,5 @@
 import type { Sealed } from '../../crypto/secrets.ts';
-import { conflict } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
@@ -31,6 +31,16 @@ export type SecurityEvent =
 
 const LABEL = 'Security';
 
+/**
+ * Basic authentication sends `name:password`, so a name cannot hold a colon, and the proxy's
+ * `name:hash` entries are lines: such a user could never sign in. Checked before anything is claimed.
+ */
+export function mustBeBasicAuthName(username: string): void {
+  if (/[:\u0000-\u001f\u007f]/.test(username)) {
+    throw badRequest('username', 'must not contain a colon or control characters, which basic authentication cannot carry');
+  }
+}
+
 /** Basic auth tells users apart by name only: two entries with one name would shadow each other. */
 function mustBeUnique(user: User, taken: readonly User[]): void {
   if (taken.some((other) => other.securityId !== user.securityId && other.username === user.username)) {
@@ -55,12 +65,14 @@ export const securityAggregate: Aggregate<Security, SecurityCommand, SecurityEve
       case 'CreateSecurity': {
         mustNotExist(state, LABEL, 'securityId');
         const { taken, ...security } = command.data;
+        mustBeBasicAuthName(security.username);
         mustBeUnique(security, taken);
         return [{ type: 'SecurityCreated', data: security }];
       }
       case 'UpdateSecurity': {
         const security = mustExist(state, 'securityId', LABEL);
         const { taken, ...credentials } = command.data;
+        mustBeBasicAuthName(credentials.username);
         mustBeUnique(credentials, taken);
         return updated('SecurityUpdated', 'securityId', security.securityId, security, credentials);
       }
