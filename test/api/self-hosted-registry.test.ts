@@ -22,6 +22,13 @@ describe('self-hosted registry', () => {
     await berth.stop();
   });
 
+  it('refuses a username its htpasswd file cannot hold (a colon, a line break), before the engine is asked', async () => {
+    for (const username of ['own:er', 'owner\nintruder:$2y$10$x']) {
+      await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: '127.0.0.1:5999', username, password: 'a password' }, 400, 'username');
+    }
+    assert.equal(await engine.inspectService(SERVICE), null);
+  });
+
   it('deploys a registry with the credentials, records it, and a login with them succeeds', async () => {
     const registryUrl = `127.0.0.1:${await freePort()}`;
     const credentials = { username: 'owner', password: 'self-hosted-secret' };

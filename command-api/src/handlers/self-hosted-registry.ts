@@ -2,6 +2,7 @@
 // htpasswd entry of the given credentials and its images in a named volume, publishes it on the
 // URL's port (5000 by default), and waits for it to run; the handler then records the registry.
 import { htpasswdEntry } from '@berth/shared/crypto/htpasswd';
+import { mustBeBasicAuthName } from '@berth/shared/domain/security/security';
 import { mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
 import { badRequest } from '@berth/shared/errors';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
@@ -46,6 +47,7 @@ function registrySpec(ctx: Context, input: { registryUrl: string; username: stri
 /** Runs (or updates) the registry service with these credentials; resolves once its task runs. */
 export async function runSelfHostedRegistry(input: { registryUrl: string; username: string; password: string }, ctx: Context): Promise<void> {
   mustBeRegistryUrl(input.registryUrl);
+  mustBeBasicAuthName(input.username);
   const engine = ctx.infra.engine;
   const spec = registrySpec(ctx, input);
   const image = spec.TaskTemplate.ContainerSpec.Image;

@@ -1,3 +1,4 @@
+import { basicAuthNameProblem } from '../../crypto/htpasswd.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { badRequest, conflict } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
@@ -31,14 +32,10 @@ export type SecurityEvent =
 
 const LABEL = 'Security';
 
-/**
- * Basic authentication sends `name:password`, so a name cannot hold a colon, and the proxy's
- * `name:hash` entries are lines: such a user could never sign in. Checked before anything is claimed.
- */
+/** Checked before anything is claimed, and by the decider. */
 export function mustBeBasicAuthName(username: string): void {
-  if (/[:\u0000-\u001f\u007f]/.test(username)) {
-    throw badRequest('username', 'must not contain a colon or control characters, which basic authentication cannot carry');
-  }
+  const problem = basicAuthNameProblem(username);
+  if (problem) throw badRequest('username', problem);
 }
 
 /** Basic auth tells users apart by name only: two entries with one name would shadow each other. */
