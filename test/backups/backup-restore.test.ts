@@ -96,6 +96,17 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
     });
   }
 
+  it('takes a database name that starts with a dash as a name, not as an option of the dump tool', async () => {
+    // Read as an option, `--version` made the dump tool print its version and succeed: a backup of nothing.
+    const source = await database('dbalpha', 'dbalpha-dash');
+    const { backupId } = await berth.ok('backup.create', {
+      schedule: '0 3 29 2 *', prefix: 'dash', destinationId, database: '--version', databaseType: 'dbalpha', dbalphaId: source.id,
+    });
+    const run = await berth.ok('backup.manualBackupDbalpha', { backupId });
+    assert.equal(run.status, 'error');
+    assert.match(run.error, /Unknown database '--version'/);
+  });
+
   it('refuses a restore into a database of another kind, naming the field, appending nothing', async () => {
     const created = await berth.ok('dbgamma.create', { name: 'pg-other', appName: 'pg-other', projectId, ...databaseCredentials('dbgamma') });
     const { backupId } = await berth.ok('backup.create', {

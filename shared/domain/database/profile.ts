@@ -33,6 +33,11 @@ export interface EngineProfile {
   readonly extension: string;
 }
 
+/**
+ * A script with its arguments as the shell's positional parameters, never spliced into its text. A
+ * database name is given after `--` where the tool takes it as an operand: one that starts with a
+ * dash would otherwise be read as an option (measured: `mariadb-dump "--version"` prints its version).
+ */
 const shell = (script: string, ...args: string[]) => ['sh', '-c', script, 'berth', ...args];
 
 const relational = (vars: 'MARIADB' | 'MYSQL', client: string, dumper: string): Omit<EngineProfile, 'image'> => ({
@@ -44,8 +49,8 @@ const relational = (vars: 'MARIADB' | 'MYSQL', client: string, dumper: string): 
   }),
   args: null,
   ready: shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${client} -h127.0.0.1 -uroot -e 'SELECT 1'`),
-  dump: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${dumper} -uroot --single-transaction --routines --triggers "$1"`, database),
-  restore: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${client} -uroot "$1"`, database),
+  dump: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${dumper} -uroot --single-transaction --routines --triggers -- "$1"`, database),
+  restore: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${client} -uroot -- "$1"`, database),
   extension: 'sql',
 });
 
@@ -59,7 +64,7 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     args: null,
     // Over TCP: the official image's first-start server listens on its socket only.
     ready: shell('exec pg_isready -q -h 127.0.0.1 -U "$POSTGRES_USER" -d "$POSTGRES_DB"'),
-    dump: (database) => shell('exec pg_dump -U "$POSTGRES_USER" --format=custom --no-owner --no-acl "$1"', database),
+    dump: (database) => shell('exec pg_dump -U "$POSTGRES_USER" --format=custom --no-owner --no-acl -- "$1"', database),
     restore: (database) => shell('exec pg_restore -U "$POSTGRES_USER" --clean --if-exists --no-owner --no-acl --exit-on-error -d "$1"', database),
     extension: 'dump',
   },
