@@ -59,20 +59,22 @@ test('a git source builds, deploys its new commits, survives a broken build and 
   assert.equal((await engine.inspectService(app.appName))!.spec.TaskTemplate.ContainerSpec.Image, v1.result!.image);
 });
 
-test('a containerfile given in the application wins over the repository file', async () => {
-  const other = testApplication({
-    sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main',
-    containerfile: INLINE_CONTAINERFILE,
-  });
+/** Deploys an application of `repoDir` built from INLINE_CONTAINERFILE, sees it serve its page, then removes it. */
+async function deploysInline(repoDir: string): Promise<void> {
+  const inline = testApplication({ sourceType: 'git', customGitUrl: repoDir, customGitBranch: 'main', containerfile: INLINE_CONTAINERFILE });
   const port = await freePort();
-  d.ports.set(other.applicationId, [portOf(other, port)]);
+  d.ports.set(inline.applicationId, [portOf(inline, port)]);
   try {
-    const done = await deploy(d, other);
+    const done = await deploy(d, inline);
     assert.equal(done.error, null, done.log.join('\n'));
     await serves(port, 'inline\n');
   } finally {
-    await d.actions.remove(other);
+    await d.actions.remove(inline);
   }
+}
+
+test('a containerfile given in the application wins over the repository file', async () => {
+  await deploysInline(repo.dir);
 });
 
 test('a repository that cannot be cloned fails the deployment with git\'s reason', async () => {
@@ -97,21 +99,12 @@ test('links in a repository do not lead out of it: a build path linked outside f
   symlinkSync(join(outside, 'victim'), join(linked.dir, '.berth.containerfile'));
   linked.commit({}, 'links out');
   const throughLink = testApplication({ sourceType: 'git', customGitUrl: linked.dir, customGitBranch: 'main', customGitBuildPath: 'web' });
-  const inline = testApplication({
-    sourceType: 'git', customGitUrl: linked.dir, customGitBranch: 'main',
-    containerfile: INLINE_CONTAINERFILE,
-  });
-  const port = await freePort();
-  d.ports.set(inline.applicationId, [portOf(inline, port)]);
   try {
     const { error } = await deploy(d, throughLink);
     assert.match(error!.message, /the build path "web" leads out of the repository through a symbolic link/);
-    const done = await deploy(d, inline);
-    assert.equal(done.error, null, done.log.join('\n'));
-    await serves(port, 'inline\n');
+    await deploysInline(linked.dir);
     assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), 'untouched\n');
   } finally {
-    await d.actions.remove(inline);
     linked.remove();
     rmSync(outside, { recursive: true, force: true });
   }

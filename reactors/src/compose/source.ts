@@ -37,7 +37,7 @@ async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): 
     join(deps.settings.sourcesDir, compose.appName),
     { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
   );
-  const file = await insideRepository(fetched.dir, compose.composePath || 'docker-compose.yml', 'compose file');
+  const file = await composeFileIn(fetched.dir, compose);
   return { dir: fetched.dir, file, text: await readFile(file, 'utf8'), revision: fetched.revision };
 }
 
@@ -61,9 +61,12 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
   return fetched;
 }
 
+/** The compose file at `composePath` of the repository cloned into `dir`, resolved inside it. */
+const composeFileIn = (dir: string, compose: Compose) => insideRepository(dir, compose.composePath || 'docker-compose.yml', 'compose file');
+
 const rawFile = (deps: ComposeDeps, compose: Compose) => join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');
 
 /** Where the last deploy left the file (stop and delete run the compose tool on it); null if it left none inside its repository. */
 export const lastFetchedFile = async (deps: ComposeDeps, compose: Compose): Promise<string | null> => compose.sourceType === 'raw'
   ? rawFile(deps, compose)
-  : insideRepository(join(deps.settings.sourcesDir, compose.appName, 'source'), compose.composePath || 'docker-compose.yml', 'compose file').catch(() => null);
+  : composeFileIn(join(deps.settings.sourcesDir, compose.appName, 'source'), compose).catch(() => null);

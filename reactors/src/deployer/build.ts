@@ -26,7 +26,6 @@ const PACKS: Record<Exclude<BuildType, 'containerfile'>, { tool: string; args: (
   gamma_packs: { tool: 'nixpacks', args: (job, dir) => ['build', dir, '--name', job.tag] },
 };
 
-
 async function buildContainerfile(engine: ContainerEngine, app: Application, job: BuildJob, dir: string): Promise<void> {
   let containerfile: string;
   if (app.containerfile) {

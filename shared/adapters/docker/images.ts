@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
-import { engineError, followProgress, foundBy, isNotFound } from './progress.ts';
+import { engineError, followProgress, foundBy, fromEngine, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
@@ -62,12 +62,8 @@ export const imageExists = (docker: Docker, reference: string): Promise<boolean>
   foundBy(() => docker.getImage(pathName('image', reference)).inspect());
 
 export async function imageTags(docker: Docker, name: string): Promise<string[]> {
-  try {
-    const images = await docker.listImages({ filters: { reference: [name] } });
-    return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
-  } catch (error) {
-    throw engineError(error);
-  }
+  const images = await fromEngine(() => docker.listImages({ filters: { reference: [name] } }));
+  return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
 }
 
 export async function removeImage(docker: Docker, reference: string): Promise<void> {

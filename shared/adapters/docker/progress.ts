@@ -60,6 +60,15 @@ export function engineError(error: unknown): EngineError | UnavailableError {
 
 export const isNotFound = (error: unknown) => (error as { statusCode?: number }).statusCode === 404;
 
+/** `call`'s answer, or its failure as the engine's reason (or an outage). */
+export async function fromEngine<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw engineError(error);
+  }
+}
+
 /** Whether the engine found what `operation` acted on: false on 404, any other failure thrown. */
 export async function foundBy(operation: () => Promise<unknown>): Promise<boolean> {
   try {

@@ -2,31 +2,24 @@
 import type Docker from 'dockerode';
 import { NAMESPACE_LABEL } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine } from '../../ports/stack-engine.ts';
-import { engineError, foundBy } from './progress.ts';
+import { foundBy, fromEngine } from './progress.ts';
 import { pathName } from './names.ts';
 
 const labelled = (namespace: string) => ({ label: [`${NAMESPACE_LABEL}=${namespace}`] });
 
 export function dockerStacks(docker: Docker): StackEngine {
-  const engine = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw engineError(error);
-    }
-  };
   return {
     async ensureNetworks(networks) {
-      const existing = new Set((await engine(() => docker.listNetworks())).map((network) => network.Name));
+      const existing = new Set((await fromEngine(() => docker.listNetworks())).map((network) => network.Name));
       for (const network of networks.filter((n) => !existing.has(n.Name))) {
-        await engine(() => docker.createNetwork({ ...network, CheckDuplicate: true }));
+        await fromEngine(() => docker.createNetwork({ ...network, CheckDuplicate: true }));
       }
     },
     services: async (namespace) =>
-      (await engine(() => docker.listServices({ filters: labelled(namespace) }))).map((service) => service.Spec?.Name ?? service.ID ?? ''),
-    networks: async (namespace) => (await engine(() => docker.listNetworks({ filters: labelled(namespace) }))).map((network) => network.Name),
-    volumes: async (namespace) => ((await engine(() => docker.listVolumes({ filters: labelled(namespace) }))).Volumes ?? []).map((volume) => volume.Name),
-    containers: async (namespace) => (await engine(() => docker.listContainers({ all: true, filters: labelled(namespace) }))).length,
+      (await fromEngine(() => docker.listServices({ filters: labelled(namespace) }))).map((service) => service.Spec?.Name ?? service.ID ?? ''),
+    networks: async (namespace) => (await fromEngine(() => docker.listNetworks({ filters: labelled(namespace) }))).map((network) => network.Name),
+    volumes: async (namespace) => ((await fromEngine(() => docker.listVolumes({ filters: labelled(namespace) }))).Volumes ?? []).map((volume) => volume.Name),
+    containers: async (namespace) => (await fromEngine(() => docker.listContainers({ all: true, filters: labelled(namespace) }))).length,
     removeNetwork: (name) => foundBy(() => docker.getNetwork(pathName('network', name)).remove()),
     removeVolume: (name) => foundBy(() => docker.getVolume(pathName('volume', name)).remove()),
   };
