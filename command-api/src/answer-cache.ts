@@ -4,6 +4,7 @@ import type { Operation } from '@berth/shared/contract/operation';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { Actor } from './context.ts';
 import { ReadModelMemo } from './read-model-memo.ts';
+import { withheldKey } from './auth/withheld.ts';
 
 /**
  * Queries whose answers are read models only, filtered by what the caller may see and nothing else
@@ -17,10 +18,10 @@ const READ_MODEL_QUERIES = new Set([
 /** Answers kept per operation at most; past it the oldest goes. */
 const KEPT = 1024;
 
-/** What the answer depends on of the caller: an admin sees everything, a user its access lists. */
+/** What the answer depends on of the caller: an admin sees everything, a user its access lists and the fields it may see. */
 const sightOf = (actor: Actor | null) => (!actor || actor.rol === 'admin'
   ? 'all'
-  : `${actor.permissions.accesedProjects.join(',')}|${actor.permissions.accesedServices.join(',')}`);
+  : `${actor.permissions.accesedProjects.join(',')}|${actor.permissions.accesedServices.join(',')}|${withheldKey(actor)}`);
 
 export class AnswerCache {
   private constructor(private readonly answers: ReadModelMemo<string | Buffer>) {}

@@ -9,6 +9,7 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { processStateCache } from '@berth/shared/runtime/state-cache';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
+import { withheldFrom } from './auth/withheld.ts';
 
 /** The account a request acts for, and the credential it presented. */
 export interface Actor {
@@ -59,6 +60,11 @@ export class Context {
     return !this.actor || this.actor.rol === 'admin' || this.actor.permissions.accesedServices.includes(serviceId);
   }
 
+  /** Whether the caller may delete a service: an admin any, a user one it sees with canDeleteServices. */
+  canDeleteService(serviceId: string): boolean {
+    return !this.actor || this.actor.rol === 'admin' || (this.actor.permissions.canDeleteServices && this.canSeeService(serviceId));
+  }
+
   get secrets() {
     return this.infra.secrets;
   }
@@ -106,11 +112,12 @@ export class Context {
     return outcome;
   }
 
-  /** A record as answers show it: hidden fields left out, sealed secrets opened. */
+  /** A record as answers show it: hidden fields and those the caller may not see left out, sealed secrets opened. */
   view(aggregate: AnyAggregate, state: object | null): Doc | null {
     if (state === null) return null;
     const { _position: _ignored, ...record } = state as Doc;
     for (const field of aggregate.hidden ?? []) delete record[field];
+    for (const field of withheldFrom(this.actor, aggregate.name)) delete record[field];
     return this.secrets.reveal(record);
   }
 

@@ -20,7 +20,10 @@ const orchestrator = Object.fromEntries(
   Object.entries(orchestratorSettings).map(([field, schema]) => [field, Nullable(schema)]),
 ) as TProperties;
 
-/** An application as answers show it: secrets the caller manages included, the SSH private key never. */
+/**
+ * An application as answers show it: secrets the caller manages included, the SSH private key never,
+ * the proxy configuration only to callers who may read proxy files.
+ */
 export const ApplicationRecord = Closed({
   applicationId: Str(), projectId: Str(), name: Str(), appName: Str(), description: NStr(), env: NStr(),
   ...resources,
@@ -29,7 +32,7 @@ export const ApplicationRecord = Closed({
   autoDeploy: NBool(), username: NStr(), password: NStr(), containerImage: NStr(),
   customGitUrl: NStr(), customGitBranch: NStr(), customGitBuildPath: NStr(), customGitSSHKey: NStr(),
   containerfile: NStr(), replicas: Num(), applicationStatus: Status(), buildType: OneOf(BUILD_TYPES),
-  registryId: NStr(), proxyConfig: NStr(), createdAt: Str(),
+  registryId: NStr(), proxyConfig: Opt(NStr()), createdAt: Str(),
   ...orchestrator,
 });
 
@@ -76,8 +79,9 @@ export const DestinationRecord = Closed({
   secretAccessKey: Str(), createdAt: Str(),
 });
 
+/** A registry as answers show it: the password only to admins, who manage registries. */
 export const RegistryRecord = Closed({
-  registryId: Str(), registryName: Str(), username: Str(), password: Str(), registryUrl: Str(),
+  registryId: Str(), registryName: Str(), username: Str(), password: Opt(Str()), registryUrl: Str(),
   registryType: OneOf(REGISTRY_TYPES), imagePrefix: NStr(), adminId: Str(), createdAt: Str(),
 });
 

@@ -1,28 +1,47 @@
 import type { Operation } from '@berth/shared/contract/operation';
 import { accountAggregate } from '@berth/shared/domain/account/account';
-import { forbidden } from '@berth/shared/errors';
-import type { ReadStore } from '@berth/shared/ports/read-store';
+import { forbidden, notFound } from '@berth/shared/errors';
+import type { Doc } from '@berth/shared/ports/read-store';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { backupAggregate } from '@berth/shared/domain/backup/backup';
+import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
+import { portAggregate } from '@berth/shared/domain/port/port';
+import { redirectAggregate } from '@berth/shared/domain/redirect/redirect';
+import { securityAggregate } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
-import { ruleOf, serviceIdFieldOf } from './rules.ts';
+import { ruleOf, serviceIdFieldOf, SERVICE_FIELDS } from './rules.ts';
 
-/** Collections of records that belong to a service, and how to reach the service from one. */
-const OWNER_OF: Record<string, (doc: Record<string, unknown>) => unknown> = {
-  portId: (doc) => doc.applicationId,
-  redirectId: (doc) => doc.applicationId,
-  securityId: (doc) => doc.applicationId,
-  backupId: (doc) => doc[`${String(doc.databaseType)}Id`],
-  deploymentId: (doc) => doc.applicationId ?? doc.composeId ?? doc.databaseId,
-};
-const COLLECTION_OF: Record<string, string> = {
-  portId: 'port', redirectId: 'redirect', securityId: 'security', backupId: 'backup', deploymentId: 'deployment',
+/** Records that belong to a service, by the field that names them, and how to reach the service from one. */
+const RECORDS_OF_SERVICES: Record<string, { readonly aggregate: AnyAggregate; readonly owner: (doc: Doc) => unknown }> = {
+  portId: { aggregate: portAggregate, owner: (doc) => doc.applicationId },
+  redirectId: { aggregate: redirectAggregate, owner: (doc) => doc.applicationId },
+  securityId: { aggregate: securityAggregate, owner: (doc) => doc.applicationId },
+  backupId: { aggregate: backupAggregate, owner: (doc) => doc[`${String(doc.databaseType)}Id`] },
+  deploymentId: { aggregate: deploymentAggregate, owner: (doc) => doc.applicationId ?? doc.composeId ?? doc.databaseId },
 };
 
-/** The service an id field names or belongs to; null when the record does not exist (the handler answers 404). */
-async function serviceOf(store: ReadStore, field: string, id: string): Promise<string | null> {
-  const owner = OWNER_OF[field];
-  if (!owner) return id;
-  const doc = await store.get(COLLECTION_OF[field]!, id);
-  return doc ? String(owner(doc)) : null;
+/**
+ * Every project and service the input names, by its own id or through a record of it, must be one
+ * the caller may see: the one the operation acts on, and any other it reaches, such as the project
+ * an update moves a service to or the database a restore writes into.
+ */
+async function mustSeeEverythingNamed(ctx: Context, input: Record<string, unknown>): Promise<void> {
+  if (typeof input.projectId === 'string' && !ctx.canSeeProject(input.projectId)) {
+    throw forbidden('This account has no access to that project');
+  }
+  for (const field of SERVICE_FIELDS) {
+    const id = input[field];
+    if (typeof id !== 'string') continue; // the handler names a missing field
+    const record = RECORDS_OF_SERVICES[field];
+    let service = id;
+    if (record) {
+      const doc = await ctx.infra.readStore.get(record.aggregate.name, id);
+      // No owner to check: answered as the record's absence, which the read models are the caller's view of.
+      if (!doc) throw notFound(field, record.aggregate.label);
+      service = String(record.owner(doc));
+    }
+    if (!ctx.canSeeService(service)) throw forbidden('This account has no access to that service');
+  }
 }
 
 /** FORBIDDEN unless the caller may run `operation` with this input; an admin may run everything. */
@@ -30,35 +49,13 @@ export async function authorize(ctx: Context, operation: Operation, input: Recor
   const rule = ruleOf(operation);
   const actor = ctx.actor;
   if (rule.kind === 'token-issuing' || !actor || actor.rol === 'admin') return;
-  const { permissions } = actor;
-  const needFlag = (flag: keyof typeof permissions | undefined) => {
-    if (flag && permissions[flag] !== true) throw forbidden(`This account lacks the permission ${flag}`);
-  };
-  switch (rule.kind) {
-    case 'signed-in': return;
-    case 'admin': throw forbidden(`${operation.name} is for admins`);
-    case 'flag': return needFlag(rule.flag);
-    case 'self-or-admin':
-      if (input[rule.field] !== actor.id) throw forbidden('Only an admin may read other accounts');
-      return;
-    case 'project':
-      needFlag(rule.flag);
-      if (!ctx.canSeeProject(String(input[rule.field]))) throw forbidden('This account has no access to that project');
-      return;
-    case 'new-service':
-      needFlag('canCreateServices');
-      if (!ctx.canSeeProject(String(input[rule.field]))) throw forbidden('This account has no access to that project');
-      return;
-    case 'service': {
-      needFlag(rule.flag);
-      const field = typeof rule.field === 'string' ? rule.field : rule.field(input);
-      const value = input[field];
-      if (typeof value !== 'string') return; // the handler names the missing field
-      const service = await serviceOf(ctx.infra.readStore, field, value);
-      if (service !== null && !ctx.canSeeService(service)) throw forbidden('This account has no access to that service');
-      return;
-    }
+  if (rule.kind === 'admin') throw forbidden(`${operation.name} is for admins`);
+  if (rule.kind === 'self-or-admin') {
+    if (input[rule.field] !== actor.id) throw forbidden('Only an admin may read other accounts');
+    return;
   }
+  if (rule.flag && actor.permissions[rule.flag] !== true) throw forbidden(`This account lacks the permission ${rule.flag}`);
+  await mustSeeEverythingNamed(ctx, input);
 }
 
 /** A project or service a user creates is added to that user's access lists. */
@@ -66,8 +63,8 @@ export async function grantCreated(ctx: Context, operation: Operation, answer: u
   const actor = ctx.actor;
   if (!actor || actor.rol === 'admin' || !answer || typeof answer !== 'object') return;
   const rule = ruleOf(operation);
-  const isProject = operation.name === 'project.create';
-  if (!isProject && rule.kind !== 'new-service') return;
+  if (rule.kind !== 'account' || !rule.grants) return;
+  const isProject = rule.grants === 'project';
   const idField = isProject ? 'projectId' : serviceIdFieldOf(operation.group);
   const resourceId = idField && (answer as Record<string, unknown>)[idField];
   if (typeof resourceId !== 'string') return;

@@ -1,5 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { projectAggregate } from '@berth/shared/domain/project/project';
+import { forbidden } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { change, removal, type GroupHandlers } from './kit.ts';
 import { allWithServices, serviceKinds, withServices } from './services.ts';
@@ -20,12 +21,14 @@ export const project: GroupHandlers<typeof contract.project> = {
   })),
   remove: async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    // Services go first, each with its children, so a failure part-way leaves a smaller but whole project.
-    for (const kind of serviceKinds) {
-      for (const service of await ctx.list(kind.aggregate, 'projectId', input.projectId)) {
-        await kind.remove(String(service[kind.aggregate.idField]), ctx);
-      }
+    const services = (await Promise.all(serviceKinds.map(async (kind) =>
+      (await ctx.list(kind.aggregate, 'projectId', input.projectId)).map((service) => ({ kind, id: String(service[kind.aggregate.idField]) }))))).flat();
+    // Its services go with the project: the caller needs the right to delete each one, seen or not.
+    if (!services.every(({ id }) => ctx.canDeleteService(id))) {
+      throw forbidden('This project holds services this account may not delete');
     }
+    // Services go first, each with its children, so a failure part-way leaves a smaller but whole project.
+    for (const { kind, id } of services) await kind.remove(id, ctx);
     return removal(projectAggregate, () => ({ type: 'RemoveProject', data: { projectId: input.projectId } }))(input, ctx);
   },
 };
