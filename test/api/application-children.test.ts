@@ -59,6 +59,18 @@ describe('ports, redirects and basic-auth users of an application', () => {
     assert.equal((await berth.call('redirects.one', { redirectId: created.redirectId })).status, 404);
   });
 
+  it('judges a redirect as the proxy loads it: Go (RE2) regex syntax, nothing that breaks a line of its YAML file', async () => {
+    const { applicationId } = await newApplication();
+    const created = await berth.ok('redirects.create', { applicationId, regex: '(?i)^http://Old\\.test/(?P<rest>.*)', replacement: 'https://new.test/${rest}', permanent: true });
+    for (const regex of ['^https?://(?=www)(.*)', '^/(a)\\1', '^/foo\\Z']) {
+      await berth.refused('redirects.create', { applicationId, regex, replacement: 'x', permanent: false }, 400, 'regex');
+      await berth.refused('redirects.update', { redirectId: created.redirectId, regex, replacement: 'x', permanent: false }, 400, 'regex');
+    }
+    await berth.refused('redirects.create', { applicationId, regex: '^/a\u2029b', replacement: '/c', permanent: true }, 400, 'regex');
+    await berth.refused('redirects.update', { redirectId: created.redirectId, regex: '^/a', replacement: '/c\u2028', permanent: true }, 400, 'replacement');
+    await berth.refused('security.create', { applicationId, username: 'ann\u2028ex', password: 'x' }, 400, 'username');
+  });
+
   it('keeps basic-auth usernames unique per application and their passwords sealed in the log', async () => {
     const { applicationId } = await newApplication();
     const alice = await berth.ok('security.create', { applicationId, username: 'alice', password: 'basic-secret-1' });

@@ -130,6 +130,18 @@ describe('registry and certificates operations', () => {
       await berth.refused('certificates.create', { certificateId: 'shop-tls', name: 'again', ...shop }, 409, 'certificateId');
     });
 
+    it('gives each certificate a folder of its own: refuses one that is, is inside or contains another\'s, naming certificatePath', async () => {
+      const folder = `nest-${Math.random().toString(36).slice(2, 8)}`;
+      const first = await berth.ok('certificates.create', { name: 'first', ...shop, certificatePath: `${folder}/tls` });
+      for (const certificatePath of [`${folder}/tls`, `${folder}/tls/inner`, folder]) {
+        const refused = await berth.refused('certificates.create', { name: 'second', ...other, certificatePath }, 409, 'certificatePath');
+        assert.match(refused.message, new RegExp(`certificate ${first.certificateId} \\("${folder}/tls"\\)`));
+      }
+      await berth.ok('certificates.create', { name: 'beside', ...other, certificatePath: `${folder}/tls2` });
+      await berth.ok('certificates.remove', { certificateId: first.certificateId });
+      await berth.ok('certificates.create', { name: 'again', ...other, certificatePath: `${folder}/tls` });
+    });
+
     it('refuses what the proxy could not serve, naming the field at fault, appending nothing', async () => {
       const head = await berth.head();
       const cases = [

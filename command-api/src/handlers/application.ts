@@ -15,6 +15,7 @@ import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
+import { mustNotClashAcrossApplications } from './proxy-config.ts';
 import { applicationRuntime } from './application-runtime.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
@@ -74,7 +75,10 @@ export const application: GroupHandlers<typeof contract.application> = {
   removeSSHKey: act((input) => ({ type: 'RemoveSSHKey', data: input })),
   refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
-  updateProxyConfig: act((input) => ({ type: 'UpdateProxyConfig', data: input })),
+  updateProxyConfig: act(async (input, ctx) => {
+    await mustNotClashAcrossApplications(input.applicationId, input.proxyConfig, ctx);
+    return { type: 'UpdateProxyConfig', data: input };
+  }),
   ...applicationRuntime,
   readProxyConfig: async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');

@@ -1,5 +1,5 @@
 import type { contract } from '@berth/shared/contract/index';
-import { certificateAggregate, defaultCertificatePath } from '@berth/shared/domain/certificate/certificate';
+import { certificateAggregate, defaultCertificatePath, type Placed } from '@berth/shared/domain/certificate/certificate';
 import { inspectCertificate } from '@berth/shared/domain/certificate/pem';
 import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
@@ -14,8 +14,13 @@ function certificateIdOf(given: string | undefined, ctx: Context): string {
   return given;
 }
 
+/** Where the stored certificates' files are, read here so the decider stays pure (read models: not race-free). */
+const placedCertificates = async (ctx: Context): Promise<Placed[]> =>
+  (await ctx.infra.readStore.all(certificateAggregate.name))
+    .map((doc) => ({ certificateId: String(doc.certificateId), certificatePath: String(doc.certificatePath) }));
+
 export const certificates: GroupHandlers<typeof contract.certificates> = {
-  create: change(certificateAggregate, (input, ctx) => {
+  create: change(certificateAggregate, async (input, ctx) => {
     // Read before the key is sealed: a sealed key can no longer be checked against the certificate.
     const facts = inspectCertificate(input.certificateData, input.privateKey);
     const certificateId = certificateIdOf(input.certificateId, ctx);
@@ -25,7 +30,7 @@ export const certificates: GroupHandlers<typeof contract.certificates> = {
         certificateId, name: input.name, certificateData: input.certificateData,
         privateKey: ctx.secrets.seal(input.privateKey),
         certificatePath: input.certificatePath || defaultCertificatePath(certificateId),
-        autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now,
+        autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now, taken: await placedCertificates(ctx),
       },
     };
   }),

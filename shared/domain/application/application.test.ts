@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Sealed } from '../../crypto/secrets.ts';
+import { DomainError } from '../../errors.ts';
 import { specOf } from '../testing.ts';
 import { applicationAggregate, newApplication, type Application, type ApplicationEvent } from './application.ts';
 
@@ -84,6 +85,22 @@ describe('application decider', () => {
     refused('http:\n  middlewares:\n    m:\n      notAMiddleware: {}\n', /http\.middlewares\.m: must hold exactly one known middleware/);
     refused('http:\n  services:\n    s:\n      loadBalancer:\n        servers: [{}]\n', /servers\[0\]: needs a "url"/);
     refused('tls:\n  certificates:\n    - certFile: a.crt\n', /tls\.certificates\[0\]: needs "certFile" and "keyFile"/);
+  });
+  it('refuses a proxy configuration that defines a name Berth writes for this application, naming proxyConfig and the name', () => {
+    const refused = (proxyConfig: string, fault: RegExp) => assert.throws(
+      () => applicationAggregate.decide({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } }, applicationAggregate.evolve(null, created)),
+      (error: Error) => error instanceof DomainError && error.issues[0]?.path === 'proxyConfig' && fault.test(error.message));
+    const service = 'loadBalancer:\n          servers: [{url: "http://evil:80"}]';
+    refused(`http:\n  services:\n    shop-0a1b2c-service:\n      ${service}\n`, /http\.services\.shop-0a1b2c-service: the name is reserved for the service Berth writes/);
+    refused('http:\n  middlewares:\n    shop-0a1b2c-auth:\n      basicAuth:\n        users: ["me:x"]\n', /http\.middlewares\.shop-0a1b2c-auth: .*reserved for the basic-auth middleware/);
+    // The file generator would drop it silently as one of its own redirect middlewares.
+    refused('http:\n  middlewares:\n    shop-0a1b2c-redirect-www:\n      redirectScheme:\n        scheme: https\n', /shop-0a1b2c-redirect-www: .*reserved for the redirect middlewares/);
+    refused('http:\n  routers:\n    shop-0a1b2c-auth:\n      rule: Host(`a.test`)\n      service: s\n', /http\.routers\.shop-0a1b2c-auth: .*reserved/);
+  });
+  it('lets a router refer to the service and middlewares Berth writes for this application', () => {
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n      service: shop-0a1b2c-service\n      middlewares: [shop-0a1b2c-auth, shop-0a1b2c-redirect-1]\n';
+    spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } })
+      .then([{ type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }]);
   });
   it('answers NOT_FOUND before judging the proxy configuration of an unknown application', () => {
     spec.given([]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: 'http: [' } })

@@ -122,9 +122,10 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
         const application = mustExist(state, 'applicationId', LABEL);
         return application.applicationStatus === 'running' ? [] : [{ type: 'ApplicationMarkedRunning', data: command.data }];
       }
-      case 'UpdateProxyConfig':
-        mustExist(state, 'applicationId', LABEL); // an unknown id is NOT_FOUND whatever the text
-        return change('ApplicationProxyConfigUpdated', state, { ...command.data, proxyConfig: checkProxyConfig(command.data.proxyConfig) });
+      case 'UpdateProxyConfig': {
+        const { appName } = mustExist(state, 'applicationId', LABEL); // an unknown id is NOT_FOUND whatever the text
+        return change('ApplicationProxyConfigUpdated', state, { ...command.data, proxyConfig: checkProxyConfig(command.data.proxyConfig, appName) });
+      }
       case 'DeleteApplication':
         mustExist(state, 'applicationId', LABEL);
         return [{ type: 'ApplicationDeleted', data: command.data }];

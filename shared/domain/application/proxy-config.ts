@@ -1,16 +1,69 @@
 // The proxy reads an application's dynamic configuration as a YAML file: one that does not parse,
 // or that the proxy's schema would refuse, would take the application's routes down, so it is
-// refused before it is ever stored.
+// refused before it is ever stored. The proxy reads every application's file from one folder and
+// keeps only the first definition of a name, so a name Berth writes, or one another application's
+// file defines, is refused too: it would silently replace one of the two.
 import { parseDocument } from 'yaml';
 import { badRequest } from '../../errors.ts';
-import { proxyStructureFault } from './proxy-schema.ts';
+import { berthPartNamed } from './proxy-names.ts';
+import { isMap, proxyStructureFault } from './proxy-schema.ts';
 
-/** The text as given, when it is valid YAML of the proxy's structure (or empty); else BAD_REQUEST naming proxyConfig. */
-export function checkProxyConfig(text: string): string {
+/** A router, service or middleware a configuration defines, and where: `http.routers.web`. */
+interface Defined { readonly name: string; readonly path: string }
+
+/** Another application, as its proxy configuration's names are checked against. */
+export interface OtherApplication { readonly appName: string; readonly proxyConfig: string | null }
+
+const SECTIONS = ['http', 'tcp', 'udp'] as const;
+const KINDS = ['routers', 'services', 'middlewares'] as const;
+
+function definedIn(config: unknown): Defined[] {
+  if (!isMap(config)) return [];
+  return SECTIONS.flatMap((section) => KINDS.flatMap((kind) => {
+    const names = isMap(config[section]) ? config[section][kind] : undefined;
+    return isMap(names) ? Object.keys(names).map((name) => ({ name, path: `${section}.${kind}.${name}` })) : [];
+  }));
+}
+
+/** What a text defines; nothing when it does not parse (the decider refuses it, naming why). */
+function definedInText(text: string | null): Defined[] {
+  if (!text) return [];
+  try {
+    const document = parseDocument(text);
+    return document.errors.length > 0 ? [] : definedIn(document.toJS());
+  } catch {
+    return [];
+  }
+}
+
+function mustNotUseBerthNames(defined: readonly Defined[], appNames: readonly string[]): void {
+  for (const { name, path } of defined) {
+    for (const appName of appNames) {
+      const part = berthPartNamed(appName, name);
+      if (part) throw badRequest('proxyConfig', `${path}: the name is reserved for the ${part} Berth writes for application ${appName}; choose another name`);
+    }
+  }
+}
+
+/** The text as given, when it is valid YAML of the proxy's structure (or empty) defining none of Berth's names for `appName`; else BAD_REQUEST naming proxyConfig. */
+export function checkProxyConfig(text: string, appName: string): string {
   const document = parseDocument(text);
   const [error] = document.errors;
   if (error) throw badRequest('proxyConfig', `is not valid YAML: ${error.message.split('\n')[0]}`);
-  const fault = proxyStructureFault(document.toJS());
+  const config: unknown = document.toJS();
+  const fault = proxyStructureFault(config);
   if (fault) throw badRequest('proxyConfig', fault);
+  mustNotUseBerthNames(definedIn(config), [appName]);
   return text;
+}
+
+/** BAD_REQUEST naming proxyConfig when the text defines a name Berth writes for another application, or one another application's configuration defines. */
+export function mustNotClashWithOthers(text: string, others: readonly OtherApplication[]): void {
+  const defined = definedInText(text);
+  mustNotUseBerthNames(defined, others.map((other) => other.appName));
+  const taken = new Set(others.flatMap((other) => definedInText(other.proxyConfig).map(({ path }) => path)));
+  const clash = defined.find(({ path }) => taken.has(path));
+  if (clash) {
+    throw badRequest('proxyConfig', `${clash.path}: another application's proxy configuration already defines this name, and the proxy would keep only one of the two; choose another name`);
+  }
 }

@@ -11,7 +11,7 @@ const MIDDLEWARES = new Set([
 const SERVICES = new Set(['loadBalancer', 'weighted', 'mirroring', 'failover']);
 const ROUTER_KEYS = new Set(['entryPoints', 'rule', 'ruleSyntax', 'middlewares', 'service', 'tls', 'priority', 'observability']);
 
-const isMap = (node: Node): node is Record<string, Node> => typeof node === 'object' && node !== null && !Array.isArray(node);
+export const isMap = (node: Node): node is Record<string, Node> => typeof node === 'object' && node !== null && !Array.isArray(node);
 const isStrings = (node: Node) => Array.isArray(node) && node.every((item) => typeof item === 'string');
 
 /** Each entry of a named section checked by `check`; the section itself must be a mapping. */

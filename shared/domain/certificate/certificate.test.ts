@@ -11,17 +11,33 @@ const created: Certificate = {
   fingerprint256: 'AA:BB', createdAt: '2026-01-01T00:00:00.000Z',
 };
 
+const create = (certificate: Certificate, taken: { certificateId: string; certificatePath: string }[] = []) =>
+  ({ type: 'CreateCertificate', data: { ...certificate, taken } }) as const;
+
 describe('certificate decider', () => {
   it('creates a certificate that does not exist yet', () => {
-    spec.given([]).when({ type: 'CreateCertificate', data: created }).then([{ type: 'CertificateCreated', data: created }]);
+    spec.given([]).when(create(created)).then([{ type: 'CertificateCreated', data: created }]);
   });
   it('refuses a chosen certificateId that is already taken', () => {
-    spec.given([{ type: 'CertificateCreated', data: created }]).when({ type: 'CreateCertificate', data: created })
+    spec.given([{ type: 'CertificateCreated', data: created }]).when(create(created))
       .thenFails('CONFLICT', 'certificateId');
   });
   it('refuses a certificatePath that could leave the proxy folder', () => {
     for (const certificatePath of ['../etc', '/etc/ssl', 'certs/../../x', 'a//b', 'a b']) {
-      spec.given([]).when({ type: 'CreateCertificate', data: { ...created, certificatePath } }).thenFails('BAD_REQUEST', 'certificatePath');
+      spec.given([]).when(create({ ...created, certificatePath })).thenFails('BAD_REQUEST', 'certificatePath');
+    }
+  });
+  it('refuses a certificatePath that is, is inside or contains another certificate\'s folder, naming certificatePath', () => {
+    const taken = [{ certificateId: 'c0', certificatePath: 'shop/tls' }];
+    for (const certificatePath of ['shop/tls', 'shop/tls/next', 'shop']) {
+      spec.given([]).when(create({ ...created, certificatePath }, taken)).thenFails('CONFLICT', 'certificatePath');
+    }
+  });
+  it('accepts a folder beside another certificate\'s, even one whose name starts the same', () => {
+    const taken = [{ certificateId: 'c0', certificatePath: 'shop/tls' }];
+    for (const certificatePath of ['shop/tls2', 'shop/tl', 'shop/other']) {
+      spec.given([]).when(create({ ...created, certificatePath }, taken))
+        .then([{ type: 'CertificateCreated', data: { ...created, certificatePath } }]);
     }
   });
   it('answers NOT_FOUND naming certificateId when removing one that is gone', () => {

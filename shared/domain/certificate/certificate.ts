@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
@@ -18,8 +18,11 @@ export interface Certificate extends CertificateFacts {
   createdAt: string;
 }
 
+/** A certificate already stored, with the folder its files are in, as the handler read it. */
+export type Placed = Pick<Certificate, 'certificateId' | 'certificatePath'>;
+
 export type CertificateCommand =
-  | { type: 'CreateCertificate'; data: Certificate }
+  | { type: 'CreateCertificate'; data: Certificate & { taken: readonly Placed[] } }
   | { type: 'RemoveCertificate'; data: { certificateId: string } };
 
 export type CertificateEvent =
@@ -43,6 +46,27 @@ export function mustBeCertificatePath(path: string): void {
   }
 }
 
+const isInside = (inner: string, outer: string) => inner.startsWith(`${outer}/`);
+
+function relation(path: string, other: string): string | null {
+  if (path === other) return 'is the folder of';
+  if (isInside(path, other)) return 'is inside the folder of';
+  return isInside(other, path) ? 'contains the folder of' : null;
+}
+
+/**
+ * Each certificate's files have a folder of their own: in a shared or nested one, a second
+ * certificate would overwrite the first's files, and removing one would delete the other's.
+ */
+function mustHaveOwnFolder(path: string, taken: readonly Placed[]): void {
+  for (const other of taken) {
+    const how = relation(path, other.certificatePath);
+    if (how) {
+      throw conflict(`certificatePath "${path}" ${how} certificate ${other.certificateId} ("${other.certificatePath}"); each certificate needs a folder of its own`, 'certificatePath');
+    }
+  }
+}
+
 export const certificateAggregate: Aggregate<Certificate, CertificateCommand, CertificateEvent> = {
   name: 'certificate',
   idField: 'certificateId',
@@ -56,10 +80,13 @@ export const certificateAggregate: Aggregate<Certificate, CertificateCommand, Ce
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateCertificate':
+      case 'CreateCertificate': {
+        const { taken, ...certificate } = command.data;
         mustNotExist(state, LABEL, 'certificateId');
-        mustBeCertificatePath(command.data.certificatePath);
-        return [{ type: 'CertificateCreated', data: command.data }];
+        mustBeCertificatePath(certificate.certificatePath);
+        mustHaveOwnFolder(certificate.certificatePath, taken);
+        return [{ type: 'CertificateCreated', data: certificate }];
+      }
       case 'RemoveCertificate':
         mustExist(state, 'certificateId', LABEL);
         return [{ type: 'CertificateRemoved', data: command.data }];

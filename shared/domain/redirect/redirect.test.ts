@@ -17,6 +17,24 @@ describe('redirect decider', () => {
     spec.given([created]).when({ type: 'UpdateRedirect', data: { redirectId: 'r1', regex: '*', replacement: 'x', permanent: false } })
       .thenFails('BAD_REQUEST', 'regex');
   });
+  it('judges the regex as the proxy (Go, RE2) compiles it, not as JavaScript does', () => {
+    for (const regex of ['^https?://(?=www)(.*)', '^/(a)\\1', '^/(?<!x)foo', '^/foo\\Z']) {
+      spec.given([]).when({ type: 'CreateRedirect', data: { ...redirect, regex } }).thenFails('BAD_REQUEST', 'regex');
+      spec.given([created]).when({ type: 'UpdateRedirect', data: { redirectId: 'r1', regex, replacement: 'x', permanent: true } })
+        .thenFails('BAD_REQUEST', 'regex');
+    }
+    for (const regex of ['(?i)^http://Old\\.test/(.*)', '(?s)^/a.*', '^/(?P<rest>.*)']) {
+      spec.given([]).when({ type: 'CreateRedirect', data: { ...redirect, regex } }).then([{ type: 'RedirectCreated', data: { ...redirect, regex } }]);
+    }
+  });
+  it('refuses a line or paragraph separator or a control character in the regex or the replacement, naming the field', () => {
+    for (const breaking of ['\u2028', '\u2029', '\u0085', '\n', '\u0007']) {
+      spec.given([]).when({ type: 'CreateRedirect', data: { ...redirect, regex: `^/a${breaking}b` } }).thenFails('BAD_REQUEST', 'regex');
+      spec.given([]).when({ type: 'CreateRedirect', data: { ...redirect, replacement: `/c${breaking}` } }).thenFails('BAD_REQUEST', 'replacement');
+      spec.given([created]).when({ type: 'UpdateRedirect', data: { redirectId: 'r1', regex: redirect.regex, replacement: `/c${breaking}`, permanent: true } })
+        .thenFails('BAD_REQUEST', 'replacement');
+    }
+  });
   it('records only what an update changes', () => {
     spec.given([created]).when({ type: 'UpdateRedirect', data: { redirectId: 'r1', regex: redirect.regex, replacement: redirect.replacement, permanent: false } })
       .then([{ type: 'RedirectUpdated', data: { redirectId: 'r1', permanent: false } }]);

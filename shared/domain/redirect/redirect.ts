@@ -1,4 +1,6 @@
+import { RE2JS } from 're2js';
 import { badRequest } from '../../errors.ts';
+import { breaksALine } from '../../one-line.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
@@ -27,13 +29,32 @@ export type RedirectEvent =
 
 const LABEL = 'Redirect';
 
-/** A regex that does not compile would break the proxy's middleware for the whole application. */
+/**
+ * The proxy (Go) compiles the regex with Go's regexp, whose syntax is RE2's: one it refuses breaks
+ * the middleware for the whole application. Checked with an RE2 port, not JavaScript's RegExp,
+ * which accepts what Go refuses (lookarounds, backreferences) and refuses what Go accepts (`(?i)`).
+ */
 function mustCompile(regex: string): void {
   try {
-    new RegExp(regex);
+    RE2JS.compile(regex);
   } catch (error) {
-    throw badRequest('regex', `is not a valid regular expression (${(error as Error).message})`);
+    throw badRequest('regex', `is not a valid regular expression for the proxy (Go RE2 syntax): ${(error as Error).message}`);
   }
+}
+
+/** Written raw into the proxy's YAML file, some of them would read as line breaks there (and a URL holds none). */
+function mustStayOnOneLine(rule: Pick<Redirect, 'regex' | 'replacement'>): void {
+  for (const field of ['regex', 'replacement'] as const) {
+    if (breaksALine(rule[field])) {
+      throw badRequest(field, 'must not contain control characters or line/paragraph separators (such as U+2028): the proxy\'s YAML file would read them as line breaks');
+    }
+  }
+}
+
+/** A rule the proxy can load: a single-line regex in Go's syntax and a single-line replacement. */
+function mustBeLoadable(rule: Pick<Redirect, 'regex' | 'replacement'>): void {
+  mustStayOnOneLine(rule);
+  mustCompile(rule.regex);
 }
 
 export const redirectAggregate: Aggregate<Redirect, RedirectCommand, RedirectEvent> = {
@@ -52,11 +73,11 @@ export const redirectAggregate: Aggregate<Redirect, RedirectCommand, RedirectEve
     switch (command.type) {
       case 'CreateRedirect':
         mustNotExist(state, LABEL, 'redirectId');
-        mustCompile(command.data.regex);
+        mustBeLoadable(command.data);
         return [{ type: 'RedirectCreated', data: command.data }];
       case 'UpdateRedirect': {
         const redirect = mustExist(state, 'redirectId', LABEL);
-        mustCompile(command.data.regex);
+        mustBeLoadable(command.data);
         return updated('RedirectUpdated', 'redirectId', redirect.redirectId, redirect, command.data);
       }
       case 'RemoveRedirect':

@@ -25,6 +25,11 @@ describe('security decider', () => {
         .thenFails('BAD_REQUEST', 'username');
     }
   });
+  it('refuses a name with a line or paragraph separator, which the proxy file would read as a line break, naming username', () => {
+    for (const username of ['ann\u2028ex', 'ann\u2029ex', 'ann\u0085ex', 'ann\u009bex']) {
+      spec.given([]).when({ type: 'CreateSecurity', data: { ...user, username, taken: [] } }).thenFails('BAD_REQUEST', 'username');
+    }
+  });
   it('lets a user keep its name and change its password', () => {
     spec.given([created])
       .when({ type: 'UpdateSecurity', data: { securityId: 's1', username: 'alice', password: 'enc:v1:b' as Sealed, taken: [{ securityId: 's1', username: 'alice' }] } })

@@ -1,0 +1,23 @@
+// The names Berth gives what it writes in an application's proxy file. The proxy reads every
+// application's file from one folder and keeps the first definition of a name, so these names
+// are Berth's alone: the file generator writes them, and a user's configuration may not define them.
+
+export const serviceName = (appName: string) => `${appName}-service`;
+export const authName = (appName: string) => `${appName}-auth`;
+const redirectPrefix = (appName: string) => `${appName}-redirect-`;
+export const redirectName = (appName: string, index: number) => `${redirectPrefix(appName)}${index + 1}`;
+
+type BerthPart = 'service' | 'basic-auth middleware' | 'redirect middlewares';
+
+/** What Berth writes under `name` in `appName`'s file, or null when the name is free for a user. */
+export function berthPartNamed(appName: string, name: string): BerthPart | null {
+  if (name === serviceName(appName)) return 'service';
+  if (name === authName(appName)) return 'basic-auth middleware';
+  return name.startsWith(redirectPrefix(appName)) ? 'redirect middlewares' : null;
+}
+
+/** Whether a middleware name, as defined or as a router refers to it (`<name>@file`), is one Berth writes for `appName`. */
+export const isBerthMiddlewareName = (appName: string, name: string): boolean => {
+  const part = berthPartNamed(appName, name.replace(/@file$/, ''));
+  return part !== null && part !== 'service';
+};

@@ -1,0 +1,46 @@
+// The proxy reads every application's file from one folder and keeps the first definition of a
+// name: a configuration that defines a name Berth writes for an application, or one another
+// application's configuration defines, is refused, naming proxyConfig, and appends nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+const router = (name: string, service: string) => `http:\n  routers:\n    ${name}:\n      rule: Host(\`${name}.test\`)\n      service: ${service}\n`;
+
+describe('names in a proxy configuration', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  before(async () => {
+    berth = await startBerth();
+    projectId = (await berth.ok('project.create', { name: 'proxied' })).projectId;
+  });
+  after(() => berth.stop());
+
+  const create = async (name: string) => (await berth.ok('application.create', { name, projectId })) as { applicationId: string; appName: string };
+
+  it('refuses another application\'s service or basic-auth middleware, and the names Berth writes for its own', async () => {
+    const shop = await create('shop');
+    const bank = await create('bank');
+    const hijacks = [
+      `http:\n  services:\n    ${bank.appName}-service:\n      loadBalancer:\n        servers: [{url: "http://evil:80"}]\n`,
+      `http:\n  middlewares:\n    ${bank.appName}-auth:\n      basicAuth:\n        users: ["me:$2y$10$abcdefghijklmnopqrstuuCm8kqXHmNdc4yq6jGiWqG9e2X6bmW1K"]\n`,
+      `http:\n  middlewares:\n    ${shop.appName}-redirect-www:\n      redirectScheme:\n        scheme: https\n`,
+    ];
+    for (const proxyConfig of hijacks) {
+      const refused = await berth.refused('application.updateProxyConfig', { applicationId: shop.applicationId, proxyConfig }, 400, 'proxyConfig');
+      assert.match(refused.message, /the name is reserved for the (service|basic-auth middleware|redirect middlewares) Berth writes for application/);
+    }
+    await berth.ok('application.updateProxyConfig', { applicationId: shop.applicationId, proxyConfig: router('shop', `${shop.appName}-service`) });
+  });
+
+  it('refuses a router, service or middleware name another application\'s configuration defines', async () => {
+    const first = await create('first');
+    const second = await create('second');
+    const shared = router('storefront', `${first.appName}-service`);
+    await berth.ok('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: shared });
+    const refused = await berth.refused('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('storefront', `${second.appName}-service`) }, 400, 'proxyConfig');
+    assert.match(refused.message, /http\.routers\.storefront: another application's proxy configuration already defines this name/);
+    await berth.ok('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: shared }); // its own again is no clash
+    await berth.refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig: shared }, 404, 'applicationId');
+  });
+});
