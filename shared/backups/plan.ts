@@ -8,6 +8,7 @@ import type { Destination } from '../domain/destination/destination.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
 import type { ProfileOverrides } from '../domain/database/profile-override.ts';
 import type { BucketAddress } from '../ports/object-storage.ts';
+import { backupFolder } from '../domain/backup/prefix.ts';
 
 export interface RunPlan {
   readonly backup: Backup;
@@ -39,9 +40,24 @@ export function planOf(
 export const scrubbed = (plan: RunPlan, text: string): string =>
   plan.secrets.reduce((result, secret) => result.split(secret).join('***'), text);
 
-/** `<prefix>/<ISO timestamp>.<ext>.gz`: keys sort in the order they were written. */
-export const objectKey = (plan: RunPlan, at: Date): string =>
-  `${plan.backup.prefix.replace(/\/+$/, '')}/${at.toISOString()}.${plan.profile.extension}.gz`;
+/** `<prefix>/<ISO timestamp>.<ext>.gz`: a backup's keys sort in the order they were written. */
+export const objectKey = (plan: RunPlan, at: Date): string => `${folderOf(plan)}${at.toISOString()}.${plan.profile.extension}.gz`;
 
 /** The folder a backup's objects live in, for listing and pruning. */
-export const folderOf = (plan: RunPlan): string => `${plan.backup.prefix.replace(/\/+$/, '')}/`;
+export const folderOf = (plan: RunPlan): string => backupFolder(plan.backup.prefix);
+
+const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * Whether `key` is one this backup writes: a direct child of its folder named `<ISO timestamp>.<ext>.gz`
+ * for its engine. Anything else under the folder (a sub-folder's, a person's object) is never
+ * pruned or restored by it; no other backup writes the same keys, as no two share a folder.
+ */
+export function isOwnKey(plan: RunPlan, key: string): boolean {
+  const folder = folderOf(plan);
+  const suffix = `.${plan.profile.extension}.gz`;
+  if (!key.startsWith(folder) || !key.endsWith(suffix)) return false;
+  const stamp = key.slice(folder.length, key.length - suffix.length);
+  const time = Date.parse(stamp);
+  return ISO_TIMESTAMP.test(stamp) && !Number.isNaN(time) && new Date(time).toISOString() === stamp;
+}

@@ -2,7 +2,7 @@
 // then the transfer, then its outcome. A failure of any step is recorded with its reason, never
 // thrown away, and never with a secret in it.
 import type { BackupRun, BackupRunCommand, RunKind, RunTrigger } from '../domain/backup/run.ts';
-import type { OpenObjectStorage } from '../ports/object-storage.ts';
+import type { ObjectStorage, OpenObjectStorage } from '../ports/object-storage.ts';
 import { NoRunningTaskError, type TaskExec } from '../ports/task-exec.ts';
 import { INTERRUPTED } from '../domain/deployment/record.ts';
 import { objectKey, scrubbed, type RunPlan } from './plan.ts';
@@ -48,6 +48,13 @@ async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () 
   }
 }
 
+/** The run log's line on pruning to `keep`: its failure is said there, never the run's (the dump is uploaded). */
+const pruned = (plan: RunPlan, storage: ObjectStorage, keep: number): Promise<string> =>
+  prune(plan, storage, keep).then(
+    (removed) => `kept the latest ${keep}; removed ${removed.length}`,
+    (error: unknown) => `the upload stands, but keeping only the latest ${keep} failed: ${reasonOf(plan, error)}`,
+  );
+
 /** Dumps the backup's database, uploads it, then prunes to `keepLatest` when the upload succeeded. */
 export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: RunTrigger, at: Date): Promise<BackupRun> {
   const key = objectKey(plan, at);
@@ -57,8 +64,7 @@ export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: 
     const keep = plan.backup.keepLatest;
     if (!keep) return transfer;
     deps.signal?.throwIfAborted();
-    const removed = await prune(plan, storage, keep);
-    return { ...transfer, log: [...transfer.log, `kept the latest ${keep}; removed ${removed.length}`] };
+    return { ...transfer, log: [...transfer.log, await pruned(plan, storage, keep)] };
   });
 }
 

@@ -101,8 +101,9 @@ describe('races on the rules the log decides', () => {
       });
       const [removed, ...created] = await Promise.all([
         berth.call('destination.remove', { destinationId }),
-        ...Array.from({ length: 10 }, () => berth.call('backup.create', {
-          schedule: '0 3 * * *', prefix: 'p', destinationId, database: 'd', databaseType: 'dbgamma', dbgammaId,
+        // Each in a folder of its own: two backups in one folder of a destination are refused.
+        ...Array.from({ length: 10 }, (_, i) => berth.call('backup.create', {
+          schedule: '0 3 * * *', prefix: `p${i}`, destinationId, database: 'd', databaseType: 'dbgamma', dbgammaId,
         })),
       ]);
       const made = created.filter((answer) => answer.status === 200).length;

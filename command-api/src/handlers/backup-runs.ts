@@ -2,7 +2,7 @@
 // is checked here (4xx for what cannot run), asked of the reactors, and answered once it ended
 // with the run's record (its outcome, or its reason); past the bounded wait, 409 naming the run.
 import type { Engine } from '@berth/shared/contract/databases';
-import { planOf, type RunPlan } from '@berth/shared/backups/plan';
+import { folderOf, isOwnKey, planOf, type RunPlan } from '@berth/shared/backups/plan';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type RunRequest } from '@berth/shared/domain/backup/backup';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
@@ -58,9 +58,10 @@ type RestoreInput = { backupId: string; key?: string } & Partial<Record<`${Engin
 
 /** The object to restore: the given key (which must be this backup's), else the latest successful run's. */
 async function keyToRestore(ctx: Context, plan: RunPlan, backupId: string, key: string | undefined): Promise<string> {
-  const folder = `${plan.backup.prefix.replace(/\/+$/, '')}/`;
   if (key !== undefined) {
-    if (!key.startsWith(folder)) throw badRequest('key', `is not an object of this backup (its objects are under ${folder})`);
+    if (!isOwnKey(plan, key)) {
+      throw badRequest('key', `is not an object of this backup (its objects are ${folderOf(plan)}<ISO timestamp>.${plan.profile.extension}.gz)`);
+    }
     return key;
   }
   const latest = (await ctx.list(backupRunAggregate, 'backupId', backupId)).sort(byStart)
@@ -80,6 +81,6 @@ export const restore: Handler<RestoreInput> = async (input, ctx) => {
   const databaseId = input[own] ?? ownerOf(backup);
   const plan = await planFor(ctx, backup, databaseId, own);
   const key = await keyToRestore(ctx, plan, backup.backupId, input.key);
-  const database = plan.database.databaseName || backup.database;
-  return run(ctx, backup, { kind: 'restore', databaseId, key, database });
+  // Into the database that was dumped (of the same name in the target service), not the service's main one.
+  return run(ctx, backup, { kind: 'restore', databaseId, key, database: backup.database });
 };

@@ -1,6 +1,7 @@
 import type { contract } from '@berth/shared/contract/index';
 import { BACKUP_DATABASE_TYPES } from '@berth/shared/contract/storage';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type OwnerField } from '@berth/shared/domain/backup/backup';
+import { backupFolder, mustBePrefix } from '@berth/shared/domain/backup/prefix';
 import { mustBeSchedule } from '@berth/shared/domain/backup/schedule';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
@@ -9,12 +10,21 @@ import type { Context } from '../context.ts';
 import { change, type GroupHandlers } from './kit.ts';
 import { manualBackup, restore, runs } from './backup-runs.ts';
 import { DESTINATION_USE } from './destination.ts';
-import { moveUse, stopUsing, use } from './reservations.ts';
+import { claim, moveName, moveUse, release, stopUsing, use } from './reservations.ts';
 
-/** Removes one backup, as `backup.remove` does, then takes it off its destination's users. */
+/**
+ * The folder a backup uploads to, claimed on its destination: a backup prunes the objects of its
+ * folder, so a second backup there is refused (409 naming prefix) rather than losing its dumps.
+ */
+const folderName = (backup: Pick<Backup, 'destinationId' | 'prefix'>) => `${backup.destinationId}/${backupFolder(backup.prefix)}`;
+
+/** Removes one backup, as `backup.remove` does, then takes it off its destination's users and frees its folder. */
 async function removeBackup(input: { backupId: string }, ctx: Context) {
   const { before } = await ctx.execute(backupAggregate, input.backupId, { type: 'RemoveBackup', data: { backupId: input.backupId } });
-  if (before) await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
+  if (before) {
+    await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
+    await release(ctx, 'backupFolder', folderName(before), input.backupId);
+  }
   return ctx.view(backupAggregate, before);
 }
 
@@ -39,8 +49,11 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
     const owners = Object.fromEntries(BACKUP_DATABASE_TYPES.map((type) =>
       [ownerField(type), type === databaseType ? databaseId : null])) as Record<OwnerField, string | null>;
-    mustBeSchedule(input.schedule);
+    // Checked here too (the decider checks again): a refused input must append no claim.
+    mustBeSchedule(input.schedule, new Date(ctx.now));
+    mustBePrefix(input.prefix);
     const backupId = ctx.newId(backupAggregate);
+    await claim(ctx, 'backupFolder', folderName(input), backupId, 'prefix');
     // Counted in the log among the destination's users, so the destination cannot go meanwhile.
     await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
     const data: Backup = {
@@ -57,11 +70,13 @@ export const backup: GroupHandlers<typeof contract.backup> = {
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(backupAggregate, input.backupId, 'backupId');
     await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
-    mustBeSchedule(input.schedule);
+    mustBeSchedule(input.schedule, new Date(ctx.now));
+    mustBePrefix(input.prefix);
     // A null `enabled` is "not said", as on create: it leaves the backup as it was.
     const { enabled, ...rest } = input;
+    const apply = () => change(backupAggregate, () => ({ type: 'UpdateBackup', data: { ...rest, ...(enabled != null && { enabled }), at: ctx.now } }))(input, ctx);
     return moveUse(ctx, 'destination', current.destinationId, input.destinationId, input.backupId, DESTINATION_USE,
-      () => change(backupAggregate, () => ({ type: 'UpdateBackup', data: { ...rest, ...(enabled != null && { enabled }) } }))(input, ctx));
+      () => moveName(ctx, 'backupFolder', folderName(current), folderName(input), input.backupId, apply, 'prefix'));
   },
   remove: removeBackup,
   manualBackupDbgamma: manualBackup('dbgamma'),

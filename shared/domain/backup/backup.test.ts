@@ -7,7 +7,7 @@ const created: Backup = {
   backupId: 'b1', schedule: '0 3 * * *', enabled: true, prefix: 'nightly', destinationId: 'd1', database: 'app',
   databaseType: 'dbgamma', dbalphaId: null, dbbetaId: null, dbgammaId: 'g1', dbdeltaId: null, dbepsilonId: null, createdAt: '2026-01-01T00:00:00.000Z',
 };
-const change = { backupId: 'b1', schedule: '0 3 * * *', prefix: 'nightly', destinationId: 'd1', database: 'app' };
+const change = { backupId: 'b1', schedule: '0 3 * * *', prefix: 'nightly', destinationId: 'd1', database: 'app', at: '2026-01-01T00:00:00.000Z' };
 
 describe('backup decider', () => {
   it('creates a backup of the database its type names', () => {
@@ -22,6 +22,27 @@ describe('backup decider', () => {
   it('refuses a schedule that is not a cron expression, naming schedule', () => {
     for (const schedule of ['every night', '61 * * * *', '']) {
       spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } }).thenFails('BAD_REQUEST', 'schedule');
+    }
+  });
+  it('refuses a schedule that never fires, or fires once, on create and on update, naming schedule', () => {
+    // February 30th, April 31st, a year gone by, a date (croner reads it as a one-off), a single year.
+    for (const schedule of ['0 0 30 2 *', '0 0 31 4 *', '0 0 3 * * * 2020', '2020-01-01T00:00:00', '2099-01-01T00:00:00Z', '0 0 0 1 1 * 2030']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } }).thenFails('BAD_REQUEST', 'schedule');
+      spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'UpdateBackup', data: { ...change, schedule } }).thenFails('BAD_REQUEST', 'schedule');
+    }
+  });
+  it('keeps a rare but recurring schedule valid: February 29th, a last day, a range of years to come', () => {
+    for (const schedule of ['0 3 29 2 *', '0 0 L * *', '0 0 3 * * * 2026-2030', '0 0 3 ? * *', '@yearly']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } }).then([{ type: 'BackupCreated', data: { ...created, schedule } }]);
+    }
+  });
+  it('refuses a prefix that is not one plain folder, on create and on update, naming prefix', () => {
+    for (const prefix of ['/x', '/', ' x', 'x ', '../x', 'a/../b', 'a//b', './a', 'a/.', 'x//', 'a\u0000b', 'a\nb']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, prefix } }).thenFails('BAD_REQUEST', 'prefix');
+      spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'UpdateBackup', data: { ...change, prefix } }).thenFails('BAD_REQUEST', 'prefix');
+    }
+    for (const prefix of ['nightly/', 'db/nested', 'my backups/2026', '.hidden']) {
+      spec.given([]).when({ type: 'CreateBackup', data: { ...created, prefix } }).then([{ type: 'BackupCreated', data: { ...created, prefix } }]);
     }
   });
   it('refuses a backup without the id of the database its type names', () => {

@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { mustBePrefix } from './prefix.ts';
 import { mustBeSchedule } from './schedule.ts';
 
 export type BackupDatabaseType = (typeof BACKUP_DATABASE_TYPES)[number];
@@ -55,7 +56,8 @@ export type RunRequest =
 export type BackupCommand =
   | { type: 'CreateBackup'; data: Backup }
   | { type: 'RequestBackupRun'; data: RunRequest }
-  | { type: 'UpdateBackup'; data: BackupChange }
+  /** `at`: when it is asked, for the schedule's next runs; not recorded. */
+  | { type: 'UpdateBackup'; data: BackupChange & { at: string } }
   | { type: 'RemoveBackup'; data: { backupId: string } };
 
 export type BackupEvent =
@@ -84,12 +86,15 @@ export const backupAggregate: Aggregate<Backup, BackupCommand, BackupEvent> = {
       case 'CreateBackup':
         mustNotExist(state, LABEL, 'backupId');
         ownerOf(command.data);
-        mustBeSchedule(command.data.schedule);
+        mustBeSchedule(command.data.schedule, new Date(command.data.createdAt));
+        mustBePrefix(command.data.prefix);
         return [{ type: 'BackupCreated', data: command.data }];
       case 'UpdateBackup': {
         const backup = mustExist(state, 'backupId', LABEL);
-        mustBeSchedule(command.data.schedule);
-        return updated('BackupUpdated', 'backupId', backup.backupId, backup, command.data);
+        const { at, ...change } = command.data;
+        mustBeSchedule(change.schedule, new Date(at));
+        mustBePrefix(change.prefix);
+        return updated('BackupUpdated', 'backupId', backup.backupId, backup, change);
       }
       case 'RemoveBackup':
         mustExist(state, 'backupId', LABEL);

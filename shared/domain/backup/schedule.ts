@@ -1,14 +1,29 @@
 // A backup's `schedule` is a cron expression the backup reactor runs it on (croner): one it could
-// not run is refused when it is written, not discovered at the first missed backup.
+// not run, or that would never run again, is refused when it is written, not discovered at the
+// first missed backup.
 import { Cron } from 'croner';
 import { badRequest } from '../../errors.ts';
 
-export function mustBeSchedule(schedule: string, field = 'schedule'): void {
+/** The next two runs after `now`, or BAD_REQUEST when croner cannot read the expression. */
+function nextTwoRuns(schedule: string, now: Date, field: string): Date[] {
   try {
     // Paused: parsing only, nothing is ever scheduled in the decider.
-    new Cron(schedule, { paused: true }).stop();
+    const cron = new Cron(schedule, { paused: true });
+    const runs = cron.nextRuns(2, now);
+    cron.stop();
+    return runs;
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
     throw badRequest(field, `not a cron expression (${reason})`);
   }
+}
+
+/**
+ * A schedule must keep firing after `now`: croner also reads a date (it fires once) and takes a day
+ * no month has (`0 0 30 2 *`) or a year gone by, which never fire; the scheduler would hold them silently.
+ */
+export function mustBeSchedule(schedule: string, now: Date, field = 'schedule'): void {
+  const runs = nextTwoRuns(schedule, now, field);
+  if (runs.length === 0) throw badRequest(field, 'never fires (a day no month has, or a time already past)');
+  if (runs.length === 1) throw badRequest(field, 'fires only once: a backup schedule must recur (a cron expression, not a date)');
 }

@@ -19,9 +19,10 @@ export type ReservationEvent =
 
 /**
  * `hostPort` names `<port>/<protocol>`: database external ports and application published ports
- * share the host's ports. `basicAuth` names `<applicationId>/<username>`.
+ * share the host's ports. `basicAuth` names `<applicationId>/<username>`. `backupFolder` names
+ * `<destinationId>/<folder>`: two backups in one folder would prune each other's objects.
  */
-export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth', name: string) => `${scope}:${name}`;
+export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder', name: string) => `${scope}:${name}`;
 
 export const reservationAggregate: Aggregate<Reservation, ReservationCommand, ReservationEvent> = {
   name: 'reservation',
