@@ -1,5 +1,7 @@
 // The deployment work the queue runs: source → image under the deployment's tag → (push to the
 // application's registry) → service spec rolled out and watched. A rollback skips to the rollout.
+// The proxy file is not written here: the proxy reactor rewrites it on DeploymentFinished, from
+// the records as they are then and in turn with the application's other writes.
 import type { RegistryAuth } from '@berth/shared/ports/container-engine';
 import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
 import type { DeployerDeps } from './deps.ts';
@@ -8,7 +10,6 @@ import { deploymentTag, localRepository, registryAuth, registryRepository } from
 import { rollOut } from './rollout.ts';
 import { serviceSpecOf } from './service-spec.ts';
 import { produceImage } from './source.ts';
-import { writeApplicationProxy } from '../proxy/write.ts';
 
 async function registryOf(deps: DeployerDeps, work: DeploymentWork) {
   const { registryId } = work.application;
@@ -45,7 +46,6 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     const ports = await deps.records.ports(app.applicationId);
     const spec = serviceSpecOf(app, { image, env, ports, publishMode: deps.settings.publishMode });
     await rollOut(deps, spec, auth, work);
-    await writeApplicationProxy(deps, app);
     return { image, revision };
   };
 }

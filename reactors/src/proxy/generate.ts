@@ -1,12 +1,18 @@
 // One application's dynamic configuration file for the proxy (file provider): Berth writes the
 // service, the redirect and basic-auth middlewares and the TLS entries; everything else in the
-// application's stored configuration (the routers a user wrote) is kept. Pure: hashes come in.
+// application's stored configuration (the routers a user wrote) is kept, re-pointed to the
+// current names after a rename. Pure: hashes come in.
 import { parse, stringify } from 'yaml';
-import { join } from 'node:path';
 import type { Redirect } from '@berth/shared/domain/redirect/redirect';
+import { authName, isBerthMiddlewareName, redirectName, serviceName } from '@berth/shared/domain/application/proxy-names';
+import { certificateFilesOf } from './certificate-files.ts';
+import { currentName } from './names.ts';
 
 export interface ProxyInputs {
+  readonly applicationId: string;
   readonly appName: string;
+  /** The names the application had before (oldest first), without the current one. */
+  readonly formerAppNames: readonly string[];
   /** What the user last saved with updateProxyConfig. */
   readonly userConfig: string | null;
   /** The first port record's target port; the proxy reaches the service on it. */
@@ -22,13 +28,6 @@ export interface ProxyInputs {
 type Map = Record<string, unknown>;
 const DEFAULT_PORT = 80;
 
-export const serviceName = (appName: string) => `${appName}-service`;
-const redirectName = (appName: string, index: number) => `${appName}-redirect-${index + 1}`;
-const authName = (appName: string) => `${appName}-auth`;
-/** The middlewares Berth owns in this application's file. */
-const isOurs = (appName: string, name: string) =>
-  name === authName(appName) || name.startsWith(`${appName}-redirect-`) || name === `${authName(appName)}@file`;
-
 const mapOf = (value: unknown): Map => (value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Map) } : {});
 
 function middlewaresOf(inputs: ProxyInputs): Map {
@@ -42,27 +41,50 @@ function middlewaresOf(inputs: ProxyInputs): Map {
   return middlewares;
 }
 
+/** A map whose keys Berth gave under a former appName carry the current one. */
+const withCurrentKeys = (value: unknown, inputs: ProxyInputs): Map =>
+  Object.fromEntries(Object.entries(mapOf(value)).map(([name, entry]) => [currentName(name, inputs.appName, inputs.formerAppNames), entry]));
+
+/** A router naming Berth's service or middlewares under a former appName names the current ones. */
+function repointed(router: unknown, inputs: ProxyInputs): unknown {
+  if (!router || typeof router !== 'object' || Array.isArray(router)) return router;
+  const entry = mapOf(router);
+  const current = (name: unknown) => (typeof name === 'string' ? currentName(name, inputs.appName, inputs.formerAppNames) : name);
+  if (entry.service !== undefined) entry.service = current(entry.service);
+  if (Array.isArray(entry.middlewares)) entry.middlewares = entry.middlewares.map(current);
+  return entry;
+}
+
 /** A router to this application's service uses Berth's middlewares, after the user's own. */
 function withOurMiddlewares(router: unknown, inputs: ProxyInputs, ours: string[]): unknown {
   const entry = mapOf(router);
   const service = String(entry.service ?? '').replace(/@file$/, '');
   if (service !== serviceName(inputs.appName)) return router;
-  const theirs = Array.isArray(entry.middlewares) ? entry.middlewares.filter((name) => !isOurs(inputs.appName, String(name))) : [];
+  const theirs = Array.isArray(entry.middlewares) ? entry.middlewares.filter((name) => !isBerthMiddlewareName(inputs.appName, String(name))) : [];
   const middlewares = [...theirs, ...ours];
   const { middlewares: _dropped, ...rest } = entry;
   return middlewares.length > 0 ? { ...rest, middlewares } : rest;
 }
 
+/** The file's first line names the application it belongs to (its id: a name can change hands). */
+const headerOf = (inputs: Pick<ProxyInputs, 'appName' | 'applicationId'>) =>
+  `# The proxy's dynamic configuration of ${inputs.appName} (application ${inputs.applicationId}), written by Berth.`;
+
+const OWNER = /\(application (\S+)\), written by Berth\.$/;
+/** The application a proxy file was written for; null for one written before files named it. */
+export const ownerOf = (text: string): string | null => OWNER.exec(text.split('\n', 1)[0] ?? '')?.[1] ?? null;
+
 export function proxyFileOf(inputs: ProxyInputs): string {
   const config = mapOf(inputs.userConfig ? parse(inputs.userConfig) : {});
   const http = mapOf(config.http);
   const ours = middlewaresOf(inputs);
-  const middlewares = Object.fromEntries(Object.entries(mapOf(http.middlewares)).filter(([name]) => !isOurs(inputs.appName, name)));
+  const middlewares = Object.fromEntries(Object.entries(withCurrentKeys(http.middlewares, inputs))
+    .filter(([name]) => !isBerthMiddlewareName(inputs.appName, name)));
   Object.assign(middlewares, ours);
   const routers = Object.fromEntries(Object.entries(mapOf(http.routers))
-    .map(([name, router]) => [name, withOurMiddlewares(router, inputs, Object.keys(ours))]));
+    .map(([name, router]) => [name, withOurMiddlewares(repointed(router, inputs), inputs, Object.keys(ours))]));
   const services = {
-    ...mapOf(http.services),
+    ...withCurrentKeys(http.services, inputs),
     [serviceName(inputs.appName)]: {
       loadBalancer: { servers: [{ url: `http://${inputs.appName}:${inputs.targetPort ?? DEFAULT_PORT}` }], passHostHeader: true },
     },
@@ -76,10 +98,8 @@ export function proxyFileOf(inputs: ProxyInputs): string {
       services,
     },
   };
-  const certificates = inputs.certificatePaths.map((path) => ({
-    certFile: join(inputs.proxyDir, path, 'chain.crt'), keyFile: join(inputs.proxyDir, path, 'privkey.key'),
-  }));
+  const certificates = inputs.certificatePaths.map((path) => certificateFilesOf(inputs.proxyDir, path));
   const tls = { ...mapOf(config.tls), certificates: certificates.length > 0 ? certificates : undefined };
   file.tls = Object.values(tls).some((value) => value !== undefined) ? tls : undefined;
-  return `# The proxy's dynamic configuration of ${inputs.appName}, written by Berth.\n${stringify(file)}`;
+  return `${headerOf(inputs)}\n${stringify(file)}`;
 }

@@ -1,16 +1,15 @@
 // Keeps the proxy's files in step with the log: an application's file is rewritten whenever its
-// stored configuration, ports, redirects or security users change; every file when a certificate
-// comes or goes (with the certificate's own files); removed with the application.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
+// appName, stored configuration, ports, redirects or security users change and after each of its
+// deploys; every file when a certificate comes or goes (with the certificate's own files);
+// removed with the application, under every name it had.
 import type { Application } from '@berth/shared/domain/application/record';
 import type { Certificate } from '@berth/shared/domain/certificate/certificate';
-import type { RecordedEvent } from '@berth/shared/events/event';
+import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { deployerDepsOf } from '../deployer/deps.ts';
 import type { Reactor } from '../runtime/reactor.ts';
-import { writeApplicationProxy } from './write.ts';
+import { removeCertificateFiles, writeCertificateFiles } from './certificate-files.ts';
+import { removeApplicationProxy, writeApplicationProxy } from './write.ts';
 
 const CHILD = /^(Port|Redirect|Security)(Created|Updated|Removed)$/;
 /** How long the writer waits for the read models to include the event it reacts to. */
@@ -20,51 +19,78 @@ export function proxyReactor(infra: Infrastructure): Reactor {
   const deps = deployerDepsOf(infra);
   const dir = infra.config.proxyDir;
 
-  /** The last value `field` took in the event's stream: a child's applicationId, an appName, a folder. */
-  const lastValue = async (event: RecordedEvent, field: string) => {
-    const values = (await infra.eventStore.readStream(event.stream)).events
-      .map((recorded) => (recorded.data as Record<string, unknown>)[field]).filter((value) => typeof value === 'string');
-    return String(values.at(-1));
-  };
+  /** The string values `field` took in a stream, oldest first. */
+  const valuesOf = async (stream: string, field: string) => (await infra.eventStore.readStream(stream)).events
+    .map((recorded) => (recorded.data as Record<string, unknown>)[field]).filter((value) => typeof value === 'string');
+  /** The last value `field` took in the event's stream: a child's or a deployment's applicationId, a folder. */
+  const lastValue = async (event: RecordedEvent, field: string) => (await valuesOf(event.stream, field)).at(-1) ?? null;
+  /** Every appName the application had, oldest first. */
+  const appNamesOf = async (applicationId: string) => [...new Set(await valuesOf(streamName('application', applicationId), 'appName'))];
 
-  // Events of different streams are handled at once: one application's rewrites queue up, and
-  // each reads the records when its turn comes, so the last write holds the latest state.
+  // One writer per application: events of different streams are handled at once, so an
+  // application's writes queue up, and each reads the records when its turn comes: the last
+  // write holds the latest state (a deploy's too, which reads nothing from the deploy's start).
   const queues = new Map<string, Promise<unknown>>();
-  const rewriteOne = (applicationId: string) => {
-    const next = (queues.get(applicationId) ?? Promise.resolve()).catch(() => {}).then(async () => {
-      const app = (await infra.readStore.get('application', applicationId)) as Application | null;
-      if (app) await writeApplicationProxy(deps, app);
-    });
+  const queued = (applicationId: string, work: () => Promise<void>) => {
+    const next = (queues.get(applicationId) ?? Promise.resolve()).catch(() => {}).then(work);
     queues.set(applicationId, next);
     void next.catch(() => {}).finally(() => { if (queues.get(applicationId) === next) queues.delete(applicationId); });
     return next;
   };
   const rewrite = async (applicationIds: readonly string[]) => {
-    for (const applicationId of applicationIds) await rewriteOne(applicationId);
+    for (const applicationId of applicationIds) {
+      await queued(applicationId, async () => {
+        const app = (await infra.readStore.get('application', applicationId)) as Application | null;
+        if (!app) return;
+        const formerAppNames = (await appNamesOf(applicationId)).filter((name) => name !== app.appName);
+        await writeApplicationProxy(deps, app, formerAppNames);
+      });
+    }
   };
+  const remove = (applicationId: string) =>
+    queued(applicationId, async () => removeApplicationProxy(dir, applicationId, await appNamesOf(applicationId)));
 
   const certificateFiles = async (event: RecordedEvent) => {
-    const folder = join(dir, await lastValue(event, 'certificatePath'));
-    if (event.type === 'CertificateRemoved') return rm(folder, { recursive: true, force: true });
-    const certificate = event.data as Certificate;
-    await mkdir(folder, { recursive: true });
-    await writeFile(join(folder, 'chain.crt'), certificate.certificateData);
-    await writeFile(join(folder, 'privkey.key'), infra.secrets.open(certificate.privateKey), { mode: 0o600 });
+    const path = await lastValue(event, 'certificatePath');
+    if (path === null) return;
+    if (event.type === 'CertificateCreated') {
+      const certificate = event.data as Certificate;
+      return writeCertificateFiles(dir, path, certificate.certificateData, infra.secrets.open(certificate.privateKey));
+    }
+    // Another certificate in the same folder wrote the same files: they stay for it.
+    const sharing = await infra.readStore.find('certificate', 'certificatePath', path);
+    if (sharing.length === 0) await removeCertificateFiles(dir, path);
+  };
+
+  /** The applications whose files the event changes. */
+  const applicationsOf = async (event: RecordedEvent): Promise<string[]> => {
+    const data = event.data as Record<string, unknown>;
+    if (event.type === 'ApplicationProxyConfigUpdated') return [String(data.applicationId)];
+    if (event.type === 'ApplicationUpdated') return typeof data.appName === 'string' ? [String(data.applicationId)] : [];
+    if (CHILD.test(event.type) || event.type === 'DeploymentFinished') {
+      const applicationId = await lastValue(event, 'applicationId'); // none for a compose service's or a database's
+      return applicationId === null ? [] : [applicationId];
+    }
+    return [];
   };
 
   return {
     name: 'proxy-files',
     async handle(event) {
-      const data = event.data as Record<string, unknown>;
-      let applicationIds: string[];
-      if (event.type === 'ApplicationDeleted') return removeProxyFile(dir, await lastValue(event, 'appName'));
-      if (event.type === 'ApplicationProxyConfigUpdated') applicationIds = [String(data.applicationId)];
-      else if (CHILD.test(event.type)) applicationIds = [await lastValue(event, 'applicationId')];
-      else if (event.type === 'CertificateCreated' || event.type === 'CertificateRemoved') {
+      // Every write reads the records after its event, so a rewrite queued after a removal finds none.
+      const caughtUp = () => infra.readStore.waitFor(event.position, READ_WAIT_MS);
+      if (event.type === 'ApplicationDeleted') {
+        await caughtUp();
+        return remove(String((event.data as { applicationId: string }).applicationId));
+      }
+      if (event.type === 'CertificateCreated' || event.type === 'CertificateRemoved') {
+        await caughtUp();
         await certificateFiles(event);
-        applicationIds = (await infra.readStore.all('application')).map((app) => String(app.applicationId));
-      } else return;
-      await infra.readStore.waitFor(event.position, READ_WAIT_MS);
+        return rewrite((await infra.readStore.all('application')).map((app) => String(app.applicationId)));
+      }
+      const applicationIds = await applicationsOf(event);
+      if (applicationIds.length === 0) return;
+      await caughtUp();
       await rewrite(applicationIds);
     },
   };
