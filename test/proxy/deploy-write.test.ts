@@ -1,7 +1,7 @@
 // On the real engine: the proxy file written at the end of a deploy holds the application as it
-// is then, not as it was when the deploy started. A router saved and a rename made while the
-// build runs survive the deploy's end (no stale file comes back under the old name), and a first
-// deploy still writes the file of an application nothing else wrote one for.
+// is then, not as it was when the deploy started. A router saved while the build runs survives
+// the deploy's end (a rename is refused once a deployment exists), and a first deploy still writes
+// the file of an application nothing else wrote one for.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ describe('the proxy file after a deploy', () => {
     return created as { applicationId: string; appName: string };
   };
 
-  it('keeps a router saved and a rename made while the build ran', async () => {
+  it('keeps a router saved while the build ran, and refuses a rename once deployed', async () => {
     const nonce = randomBytes(6).toString('hex');
     const slow = `FROM ${TEST_IMAGE}\nRUN for i in $(seq 1 8); do echo "tick $i ${nonce}"; sleep 1; done\nCOPY index.html /www/index.html\n`;
     const { applicationId, appName: old } = await appOn('slow', slow);
@@ -55,18 +55,16 @@ describe('the proxy file after a deploy', () => {
 
     const { deploymentId } = await berth.ok('application.deploy', { applicationId });
     await eventually('the build to run', async () => (await status(deploymentId)) === 'running', 60_000);
-    const renamed = `renamed-${nonce}`;
     await berth.ok('application.updateProxyConfig', { applicationId, proxyConfig: router('during.test', old) });
-    await berth.ok('application.update', { applicationId, appName: renamed });
-    await eventually('the file moved with the new router', async () => text(old) === null && text(renamed)?.includes('during.test'));
+    await eventually('the file with the new router', async () => text(old)?.includes('during.test'));
+    await berth.refused('application.update', { applicationId, appName: `renamed-${nonce}` }, 409, 'appName');
     assert.equal(await status(deploymentId), 'running', 'the build is still running: the test is meaningful');
 
     await eventually('the deploy to end', async () => ['done', 'error'].includes(await status(deploymentId)), 90_000);
     assert.equal(await status(deploymentId), 'done');
-    assert.equal(text(old), null, 'no stale file under the old name');
-    const file = parse(text(renamed)!);
-    assert.equal(file.http.routers.web.rule, 'Host(`during.test`)');
-    assert.equal(file.http.routers.web.service, `${renamed}-service`);
+    const file = parse(text(old)!);
+    assert.equal(file.http.routers.web.rule, 'Host(`during.test`)', 'the deploy did not write back the router it started with');
+    assert.equal(file.http.routers.web.service, `${old}-service`);
   });
 
   it('writes the file of an application after its first deploy, though nothing else wrote one', async () => {

@@ -62,12 +62,14 @@ describe('project answers match the services\' own records', () => {
     projectIds = projects.map((project) => String(project.projectId));
     const [first, second] = projects;
     // Renames, a status change, a published port, a removal of each kind, a service added late.
-    await berth.ok('application.update', { applicationId: first!.applications[0]!.applicationId, name: 'renamed app', appName: 'renamed-app' });
+    await berth.ok('application.update', { applicationId: first!.applications[0]!.applicationId, name: 'renamed app' });
     await berth.ok('dbgamma.changeStatus', { dbgammaId: first!.dbgamma[0]!.dbgammaId, applicationStatus: 'running' });
     await berth.ok('dbalpha.saveExternalPort', { dbalphaId: first!.dbalpha[0]!.dbalphaId, externalPort: 45000 + Math.floor(Math.random() * 10000) });
     await berth.ok('compose.delete', { composeId: second!.compose[0]!.composeId });
     await berth.ok('dbalpha.remove', { dbalphaId: second!.dbalpha[0]!.dbalphaId });
-    await berth.ok('application.create', { name: 'late', projectId: second!.projectId });
+    const late = await berth.ok('application.create', { name: 'late', projectId: second!.projectId });
+    // Only a service never deployed may take a new appName.
+    await berth.ok('application.update', { applicationId: late.applicationId, appName: 'renamed-app' });
     user = await invitedUser(berth, {
       accesedProjects: [first!.projectId, second!.projectId],
       accesedServices: [first!.applications[0]!.applicationId, first!.dbgamma[0]!.dbgammaId, second!.dbalpha[0]!.dbalphaId],
