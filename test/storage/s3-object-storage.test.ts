@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openS3Storage } from '@berth/shared/adapters/s3/object-storage';
 import { ObjectStorageError } from '@berth/shared/ports/object-storage';
@@ -53,5 +55,19 @@ describe('S3 object storage on a real S3-protocol server', () => {
   it('says plainly when the endpoint cannot be reached or is not a URL', async () => {
     await assert.rejects(openS3Storage({ ...s3.destination('backups'), endpoint: 'http://127.0.0.1:1' }).check(), /connection was refused/);
     assert.throws(() => openS3Storage({ ...s3.destination('backups'), endpoint: 'http://exa mple' }), /not a URL/);
+  });
+
+  it('is refused by an endpoint that answers 200 but is not an S3 server (a web page, an empty body)', async () => {
+    for (const [type, body] of [['text/html', '<!doctype html><html><body>Welcome</body></html>'], ['text/plain', '']]) {
+      const server = createServer((request, response) => { request.resume(); response.setHeader('content-type', type!); response.end(body); });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        await assert.rejects(openS3Storage({ ...s3.destination('backups'), endpoint }).check(),
+          (error: unknown) => error instanceof ObjectStorageError && error.code === 'NotS3' && /not as an S3 server/.test(error.message));
+      } finally {
+        server.close();
+      }
+    }
   });
 });

@@ -48,7 +48,12 @@ export function openS3Storage(address: BucketAddress): ObjectStorage {
     async check(signal) {
       // A listing that matches nothing: authenticated, cheap, and its refusals carry a reason.
       const probe = new ListObjectsV2Command({ Bucket, Prefix: '.berth-connection-check/' });
-      await attempt('reach the bucket', () => client.send(probe, { abortSignal: signal }));
+      const listing = await attempt('reach the bucket', () => client.send(probe, { abortSignal: signal }));
+      // The client reads any 200 as a listing, an empty one when the body is a web page or
+      // nothing: only an S3 server's names the bucket it listed.
+      if (listing.Name !== Bucket) {
+        throw new ObjectStorageError(`Could not reach the bucket ${Bucket}: ${endpointUrl(address.endpoint)} answered, but not as an S3 server listing it`, 'NotS3');
+      }
     },
 
     async put(key, body, signal) {
