@@ -16,19 +16,31 @@ import { queueDeployment } from './handlers/deployment-queue.ts';
 interface Push {
   ref?: unknown;
   after?: unknown;
+  deleted?: unknown;
   head_commit?: { message?: unknown } | null;
+  repository?: { default_branch?: unknown } | null;
 }
 
 /** A service a push may deploy, as the webhook needs it. */
 interface Pushed {
   readonly appName: string;
   readonly autoDeploy: boolean | null;
-  /** The branch a push must be to; null when the source has none (an image, a stored file). */
+  /**
+   * The branch a push must be to: '' for the repository's default branch (a git source that names
+   * none clones that one); null when the source has no branch (an image, a stored file).
+   */
   readonly branch: string | null;
   queue(ctx: Context, title: string): Promise<unknown>;
 }
 
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** The longest part of a commit message a deployment's title quotes. */
+const TITLE_MESSAGE = 100;
+
+// Compared as bytes: a token of as many characters but more bytes must not reach timingSafeEqual.
+const same = (a: string, b: string) => {
+  const [given, known] = [Buffer.from(a), Buffer.from(b)];
+  return given.length === known.length && timingSafeEqual(given, known);
+};
 
 async function withToken<T>(infra: Infrastructure, collection: string, token: string): Promise<T | null> {
   for (const doc of await infra.readStore.all(collection)) {
@@ -39,7 +51,34 @@ async function withToken<T>(infra: Infrastructure, collection: string, token: st
 }
 
 const branchOf = (service: Pick<Application, 'customGitBranch' | 'branch'> & { sourceType: string }) =>
-  service.sourceType === 'git' ? service.customGitBranch : service.sourceType === 'forge' ? service.branch : null;
+  service.sourceType === 'git' ? service.customGitBranch ?? '' : service.sourceType === 'forge' ? service.branch ?? '' : null;
+
+/** Why a push deploys nothing for a service following `branch` (see Pushed), or null when it deploys. */
+export function pushRefusal(push: Push, branch: string | null, what: string): DomainError | null {
+  const ref = push.ref;
+  if (push.deleted === true) return badRequest('deleted', `the push deletes ${typeof ref === 'string' ? ref : 'a branch'}: nothing deployed`);
+  if (branch === null) return null;
+  if (branch !== '') {
+    if (typeof ref !== 'string') return badRequest('ref', 'the push payload names no ref (refs/heads/<branch>)');
+    return ref === `refs/heads/${branch}` ? null : badRequest('ref', `${ref} is not the ${what}'s branch ${branch}: nothing deployed`);
+  }
+  // The default branch: a call without a ref is a plain trigger; a push must be to that branch.
+  if (ref === undefined) return null;
+  if (typeof ref !== 'string' || !ref.startsWith('refs/heads/')) return badRequest('ref', `${String(ref)} is not a branch: nothing deployed`);
+  const defaultBranch = push.repository?.default_branch;
+  if (typeof defaultBranch === 'string' && ref !== `refs/heads/${defaultBranch}`) {
+    return badRequest('ref', `${ref} is not the repository's default branch ${defaultBranch}, which the ${what} follows: nothing deployed`);
+  }
+  return null;
+}
+
+/** "Push to <branch> (<commit>): <first line of the message>", the message cut to a title's length. */
+function titleOf(push: Push, branch: string | null): string {
+  const line = typeof push.head_commit?.message === 'string' ? push.head_commit.message.split('\n')[0]! : '';
+  const message = line.length > TITLE_MESSAGE ? `${line.slice(0, TITLE_MESSAGE - 1)}…` : line;
+  const revision = typeof push.after === 'string' ? push.after.slice(0, 12) : null;
+  return `Push${branch ? ` to ${branch}` : ''}${revision ? ` (${revision})` : ''}${message ? `: ${message}` : ''}`;
+}
 
 async function application(infra: Infrastructure, token: string): Promise<Pushed | null> {
   const found = await withToken<Application>(infra, 'application', token);
@@ -63,16 +102,10 @@ function pushRoute(app: FastifyInstance, infra: Infrastructure, url: string, wha
     if (!service) throw unauthorized(`No ${what} has this deploy token`);
     if (service.autoDeploy !== true) throw conflict(`${service.appName} does not deploy automatically (autoDeploy is off)`, 'autoDeploy');
     const push = request.body && typeof request.body === 'object' ? request.body : {};
-    const { branch } = service;
-    if (branch !== null) {
-      if (typeof push.ref !== 'string') throw badRequest('ref', 'the push payload names no ref (refs/heads/<branch>)');
-      if (push.ref !== `refs/heads/${branch}`) throw badRequest('ref', `${push.ref} is not the ${what}'s branch ${branch}: nothing deployed`);
-    }
-    const message = typeof push.head_commit?.message === 'string' ? push.head_commit.message.split('\n')[0] : null;
-    const revision = typeof push.after === 'string' ? push.after.slice(0, 12) : null;
+    const refusal = pushRefusal(push, service.branch, what);
+    if (refusal) throw refusal;
     const ctx = new Context(infra, null, request.id, request.ip);
-    const title = `Push${branch ? ` to ${branch}` : ''}${revision ? ` (${revision})` : ''}${message ? `: ${message}` : ''}`;
-    const deployment = await service.queue(ctx, title);
+    const deployment = await service.queue(ctx, titleOf(push, service.branch));
     await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs).catch(() => {});
     return reply.send(deployment);
   });
