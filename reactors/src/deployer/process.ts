@@ -1,5 +1,7 @@
-// External tools (git, the pack builders) run with their output in the deployment log and stop
-// when the deployment is cancelled. Whatever the tool prints passes through `redact` first.
+// External tools (git, the pack builders, the compose tool) run with their output in the
+// deployment log and stop when the deployment is cancelled. Whatever the tool prints passes
+// through `redact` first. They get the environment they need to work, not Berth's: the compose
+// tool interpolates a user's file from its environment, and Berth's holds the instance key.
 import { spawn } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import { DeploymentFailure } from './env.ts';
@@ -15,12 +17,25 @@ export interface Run {
   readonly quiet?: boolean;
 }
 
+/** What a tool inherits of Berth's environment: finding programs, home and locale, proxies, certificate authorities, the engine. */
+const INHERITED = [
+  'PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'GIT_SSL_CAINFO', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY',
+];
+
+/** A tool's environment: the inherited part of Berth's, then what the run gives. */
+export function toolEnvironment(given: NodeJS.ProcessEnv = {}, own: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(INHERITED.flatMap((name) => (own[name] === undefined ? [] : [[name, own[name]]])));
+  return { ...inherited, ...given };
+}
+
 /** Runs `command` to its end; answers its standard output; throws its last words when it fails. */
 export function runTool(command: string, args: readonly string[], run: Run): Promise<string> {
   const redact = run.redact ?? ((text: string) => text);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: run.cwd, env: { ...process.env, ...run.env }, signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: run.cwd, env: toolEnvironment(run.env), signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     let last = '';
