@@ -1,10 +1,10 @@
 // An appName is the runtime name of a service: unique across applications, compose services and
 // databases, claimed in a reservation stream before the service that carries it is created.
 import { badRequest, conflict } from '@berth/shared/errors';
-import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
 import { randomHex } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { claim, moveName, release } from './reservations.ts';
+import { wasDeployed } from './deployed.ts';
 
 const RUNTIME_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 
@@ -27,13 +27,6 @@ export const claimAppName = (ctx: Context, appName: string, owner: string) => cl
 
 export const releaseAppName = (ctx: Context, appName: string, owner: string) => release(ctx, 'appName', appName, owner);
 
-/** Whether a deployment of the service (one not cancelled before it ran) may have left things on the engine under its appName. */
-async function deployedUnderItsName(ctx: Context, owner: string): Promise<boolean> {
-  const deployments = await Promise.all(['applicationId', 'composeId', 'databaseId']
-    .map((field) => ctx.infra.readStore.find(deploymentAggregate.name, field, owner)));
-  return deployments.flat().some((deployment) => deployment.status !== 'cancelled');
-}
-
 /**
  * Applies an update that may rename a service: the new name is claimed first, then the update is
  * applied, and only then is the old name let go, so a failure leaves the service with a name it owns.
@@ -44,7 +37,7 @@ export async function withAppName<T>(
   ctx: Context, current: string, requested: string | undefined, owner: string, apply: () => Promise<T>,
 ): Promise<T> {
   const next = requested === undefined || requested === current ? undefined : checkRuntimeName(requested);
-  if (next !== undefined && await deployedUnderItsName(ctx, owner)) {
+  if (next !== undefined && await wasDeployed(ctx, owner)) {
     throw conflict(`appName cannot change once the service was deployed: the engine's service, its data and its images carry ${current}`, 'appName');
   }
   return moveName(ctx, 'appName', current, next, owner, apply);

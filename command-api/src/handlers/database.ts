@@ -17,6 +17,10 @@ import { removeBackupsOf } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, release } from './reservations.ts';
 import { resealed } from './secret-update.ts';
+import { wasDeployed } from './deployed.ts';
+import { badRequest, conflict } from '@berth/shared/errors';
+import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
+import { envMap } from '@berth/shared/domain/compose/values';
 import { databaseRuntime } from './database-runtime.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
@@ -33,6 +37,27 @@ const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFi
  */
 const withExternalPort = <T>(ctx: Context, current: number | null, next: number | null | undefined, id: string, apply: () => Promise<T>) =>
   moveName(ctx, 'hostPort', current === null ? null : hostPort(current), next == null ? next : hostPort(next), id, apply, 'externalPort');
+
+/**
+ * The engine reads a database's passwords once, when it initialises the data volume: a password
+ * changed after the first deploy would be recorded, answered and used by backups, but refused by
+ * the database. Refused instead, naming the field.
+ */
+async function mustKeepDeployedPasswords(ctx: Context, id: string, current: Credentials, fields: Record<string, unknown>): Promise<void> {
+  const changed = PASSWORDS.find((field) => fields[field] !== undefined && fields[field] !== current[field]);
+  if (changed && await wasDeployed(ctx, id)) {
+    throw conflict(`${changed} cannot change once the database was deployed: its data was initialised with the current one, which the database keeps`, changed);
+  }
+}
+
+/** The variables of the engine's environment contract (user, password, database): `env` may add to them, not replace them. */
+function mustLeaveContractAlone(engine: Engine, env: string): void {
+  const contract = Object.keys(ENGINE_PROFILES[engine].environment({}));
+  const overridden = contract.filter((name) => name in envMap(env));
+  if (overridden.length > 0) {
+    throw badRequest('env', `must not set ${overridden.join(', ')}: Berth sets them from the database's own fields, which would no longer say how to reach it`);
+  }
+}
 
 /** Removes a database as its `remove` does: its backups first, then the record, then its appName and port. */
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
@@ -98,6 +123,8 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       if (typeof given === 'string' && given !== '') fields[field] = resealed(ctx, current[field], given);
       else delete fields[field];
     }
+    await mustKeepDeployedPasswords(ctx, id, current, fields);
+    if (typeof fields.env === 'string') mustLeaveContractAlone(engine, fields.env);
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
     return withAppName(ctx, current.appName, patch.appName, id, () =>
@@ -114,7 +141,11 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     }),
     update,
     remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
-    saveEnvironment: save((input) => ({ env: (input.env as string | null | undefined) ?? null })),
+    saveEnvironment: save((input) => {
+      const env = (input.env as string | null | undefined) ?? null;
+      if (env !== null) mustLeaveContractAlone(engine, env);
+      return { env };
+    }),
     // A running database is redeployed to publish on the new port (or stop publishing), and the
     // answer waits for it; a database that does not run takes the port at its next deploy.
     saveExternalPort: async (input: Input, ctx) => {
