@@ -48,7 +48,7 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     await berth.stop();
   });
 
-  it('runs the operator\'s profile behind the neutral image name, and moves a running database to a new port at once', async () => {
+  it('runs the operator\'s profile behind the neutral image name, and moves a running database to a new port at once (saveExternalPort or update)', async () => {
     const db = await create('ports-kv', 'dbepsilon:8');
     const [first, second] = [await freePort(), await freePort()];
     await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: first });
@@ -61,8 +61,15 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     assert.equal(await ping(second), 'PONG');
     assert.equal(await ping(first), 'refused', 'the old port is no longer published');
 
+    // The same through update, which any field may come with.
+    const third = await freePort();
+    const updated = await berth.ok('dbepsilon.update', { dbepsilonId: db.dbepsilonId, externalPort: third });
+    assert.equal(updated.externalPort, third);
+    assert.equal(await ping(third), 'PONG', 'update moved the running database to its new port at once');
+    assert.equal(await ping(second), 'refused');
+
     await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: null });
-    assert.equal(await ping(second), 'refused', 'a cleared port is withdrawn');
+    assert.equal(await ping(third), 'refused', 'a cleared port is withdrawn');
   });
 
   it('fails a move to a port another process holds within the task-start bound, with the engine\'s reason', async () => {

@@ -59,6 +59,14 @@ function mustLeaveContractAlone(engine: Engine, env: string): void {
   }
 }
 
+/**
+ * Whether a change of the external port must be deployed at once: a running database is redeployed
+ * to publish on the new port (or stop publishing), and the answer waits for it, whether the port came
+ * with update or saveExternalPort; one that does not run takes the port at its next deploy.
+ */
+const republished = (current: Pick<Database, 'applicationStatus' | 'externalPort'>, externalPort: number | null | undefined) =>
+  externalPort !== undefined && current.applicationStatus === 'done' && current.externalPort !== externalPort;
+
 /** Removes a database as its `remove` does: its backups first, then the record, then its appName and port. */
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
   const aggregate = databaseAggregates[engine];
@@ -127,8 +135,9 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (typeof fields.env === 'string') mustLeaveContractAlone(engine, fields.env);
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
-    return withAppName(ctx, current.appName, patch.appName, id, () =>
+    const saved = await withAppName(ctx, current.appName, patch.appName, id, () =>
       withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx)));
+    return republished(current, patch.externalPort) ? runtime.deploy({ [idField]: id }, ctx) : saved;
   };
 
   const runtime = databaseRuntime(engine);
@@ -146,14 +155,11 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       if (env !== null) mustLeaveContractAlone(engine, env);
       return { env };
     }),
-    // A running database is redeployed to publish on the new port (or stop publishing), and the
-    // answer waits for it; a database that does not run takes the port at its next deploy.
     saveExternalPort: async (input: Input, ctx) => {
       const current = await ctx.mustLoad(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
       const saved = await withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
-      const runs = current.applicationStatus === 'done' && current.externalPort !== externalPort;
-      return runs ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
+      return republished(current, externalPort) ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
     },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);
