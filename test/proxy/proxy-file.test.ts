@@ -75,3 +75,12 @@ test('rewriting an application whose records did not change leaves its file unto
   assert.notEqual(bobAfter, bobBefore);
   assert.ok(htpasswdMatches(bobAfter!, 'a new password'));
 });
+
+test('a router that takes Berth\'s service through a YAML merge key gets Berth\'s middlewares too', async () => {
+  const userConfig = `x-common: &common\n  service: ${app.appName}-service\n  entryPoints: [web]\nhttp:\n  routers:\n    merged:\n      <<: *common\n      rule: Host(\`merged.test\`)\n`;
+  await writeApplicationProxy(d.deps, { ...app, proxyConfig: userConfig });
+  // Read as the proxy reads it: merge keys resolved.
+  const file = parse(readFileSync(proxyFilePath(d.deps.settings.proxyDir, app.appName), 'utf8'), { merge: true });
+  assert.equal(file.http.routers.merged.service, `${app.appName}-service`);
+  assert.ok(file.http.routers.merged.middlewares.includes(`${app.appName}-auth`), JSON.stringify(file.http.routers.merged));
+});

@@ -75,7 +75,9 @@ const OWNER = /\(application (\S+)\), written by Berth\.$/;
 export const ownerOf = (text: string): string | null => OWNER.exec(text.split('\n', 1)[0] ?? '')?.[1] ?? null;
 
 export function proxyFileOf(inputs: ProxyInputs): string {
-  const config = mapOf(inputs.userConfig ? parse(inputs.userConfig) : {});
+  // Merge keys resolved as the proxy resolves them, so a router that takes Berth's service through
+  // one (`<<: *common`) gets Berth's middlewares as any other.
+  const config = mapOf(inputs.userConfig ? parse(inputs.userConfig, { merge: true }) : {});
   const http = mapOf(config.http);
   const ours = middlewaresOf(inputs);
   const middlewares = Object.fromEntries(Object.entries(withCurrentKeys(http.middlewares, inputs))

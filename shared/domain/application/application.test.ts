@@ -80,11 +80,11 @@ describe('application decider', () => {
     const refused = (proxyConfig: string, fault: RegExp) => assert.throws(
       () => applicationAggregate.decide({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } }, applicationAggregate.evolve(null, created)),
       (error: Error) => fault.test(error.message));
-    refused('htp:\n  routers: {}\n', /unknown key "htp"/);
-    refused('http:\n  routers:\n    web:\n      service: s\n', /http\.routers\.web: "rule" must be a string/);
-    refused('http:\n  middlewares:\n    m:\n      notAMiddleware: {}\n', /http\.middlewares\.m: must hold exactly one known middleware/);
-    refused('http:\n  services:\n    s:\n      loadBalancer:\n        servers: [{}]\n', /servers\[0\]: needs a "url"/);
-    refused('tls:\n  certificates:\n    - certFile: a.crt\n', /tls\.certificates\[0\]: needs "certFile" and "keyFile"/);
+    refused('htp:\n  routers: {}\n', /htp is not a known key here; did you mean http\?/);
+    refused('http:\n  routers:\n    web:\n      service: s\n', /http\.routers\.web\.rule is missing/);
+    refused('http:\n  middlewares:\n    m:\n      notAMiddleware: {}\n', /http\.middlewares\.m\.notAMiddleware is not a known key here/);
+    refused('http:\n  services:\n    s:\n      loadBalancer:\n        servers: [{}]\n', /http\.services\.s\.loadBalancer\.servers\[0\]\.url is missing/);
+    refused('tls:\n  certificates:\n    - certFile: a.crt\n', /tls\.certificates\[0\]\.keyFile is missing/);
   });
   it('refuses a proxy configuration that defines a name Berth writes for this application, naming proxyConfig and the name', () => {
     const refused = (proxyConfig: string, fault: RegExp) => assert.throws(

@@ -1,92 +1,79 @@
-// The proxy's dynamic configuration (file provider), checked against its documented structure:
-// the proxy itself cannot run here, and a file it cannot load takes the application's routes down.
-// Answers the first fault as "path: what is wrong", or null.
-type Node = unknown;
+// The proxy's dynamic configuration (file provider), checked the way the proxy decodes it: the
+// proxy itself cannot run here, and one file it cannot decode stops it loading the whole folder,
+// every application's routes with it. Answers the first fault as a sentence naming its path, or null.
+import { boolean, duration, fields, integer, isMap, listOf, namedEntries, text, unknownKeyFault, type Check } from './proxy-schema-checks.ts';
+import { httpSection } from './proxy-schema-http.ts';
+import { withMerges } from './proxy-schema-merges.ts';
+import { tcpMiddleware } from './proxy-schema-middlewares.ts';
+import {
+  certificates, defaultCertificate, routerTls, ruledRouter, storedCertificates, texts, transportTls, udpRouter, weighted,
+} from './proxy-schema-parts.ts';
 
-const MIDDLEWARES = new Set([
-  'addPrefix', 'basicAuth', 'buffering', 'chain', 'circuitBreaker', 'compress', 'contentType', 'digestAuth', 'errors',
-  'forwardAuth', 'grpcWeb', 'headers', 'inFlightReq', 'ipAllowList', 'ipWhiteList', 'passTLSClientCert', 'plugin',
-  'rateLimit', 'redirectRegex', 'redirectScheme', 'replacePath', 'replacePathRegex', 'retry', 'stripPrefix', 'stripPrefixRegex',
-]);
-const SERVICES = new Set(['loadBalancer', 'weighted', 'mirroring', 'failover']);
-const ROUTER_KEYS = new Set(['entryPoints', 'rule', 'ruleSyntax', 'middlewares', 'service', 'tls', 'priority', 'observability']);
+export { isMap } from './proxy-schema-checks.ts';
 
-export const isMap = (node: Node): node is Record<string, Node> => typeof node === 'object' && node !== null && !Array.isArray(node);
-const isStrings = (node: Node) => Array.isArray(node) && node.every((item) => typeof item === 'string');
+// `{}` switches these on with their defaults.
+const proxyProtocol = fields({ version: integer }, { orSwitch: true });
+const tcpLoadBalancer = fields({
+  servers: listOf(fields({ address: text, tls: boolean, weight: integer }, { required: ['address'] })),
+  proxyProtocol,
+  terminationDelay: integer,
+  serversTransport: text,
+  healthCheck: fields({ port: integer, send: text, expect: text, interval: duration, unhealthyInterval: duration, timeout: duration }, { orSwitch: true }),
+}, { required: ['servers'] });
+const tcpServersTransport = fields({
+  dialKeepAlive: duration, dialTimeout: duration, terminationDelay: duration, tls: fields(transportTls, { orSwitch: true }), proxyProtocol,
+});
+const tcpSection = fields({
+  routers: namedEntries(ruledRouter({ tls: routerTls({ passthrough: boolean }) }), 'routers'),
+  services: namedEntries(fields({ loadBalancer: tcpLoadBalancer, weighted: weighted() }, { oneKind: true }), 'services'),
+  middlewares: namedEntries(tcpMiddleware, 'middlewares'),
+  serversTransports: namedEntries(tcpServersTransport, 'servers transports'),
+});
 
-/** Each entry of a named section checked by `check`; the section itself must be a mapping. */
-function eachEntry(node: Node, path: string, check: (entry: Node, path: string) => string | null): string | null {
-  if (node === undefined || node === null) return null;
-  if (!isMap(node)) return `${path}: must be a mapping of names`;
-  for (const [name, entry] of Object.entries(node)) {
-    const fault = check(entry, `${path}.${name}`);
+const udpLoadBalancer = fields({ servers: listOf(fields({ address: text }, { required: ['address'] })) }, { required: ['servers'] });
+const udpSection = fields({
+  routers: namedEntries(udpRouter, 'routers'),
+  services: namedEntries(fields({ loadBalancer: udpLoadBalancer, weighted: weighted() }, { oneKind: true }), 'services'),
+});
+
+const tlsOptions = fields({
+  minVersion: text, maxVersion: text, cipherSuites: texts, curvePreferences: texts, sniStrict: boolean, alpnProtocols: texts,
+  clientAuth: fields({ caFiles: texts, clientAuthType: text }), preferServerCipherSuites: boolean, disableSessionTickets: boolean,
+});
+const tlsStore = fields({
+  defaultCertificate,
+  defaultGeneratedCert: fields({ resolver: text, domain: fields({ main: text, sans: texts }) }),
+  certificates,
+});
+const tlsSection = fields({
+  certificates: storedCertificates,
+  options: namedEntries(tlsOptions, 'TLS options', true),
+  stores: namedEntries(tlsStore, 'TLS stores', true),
+});
+
+const SECTIONS: Readonly<Record<string, Check>> = { http: httpSection, tcp: tcpSection, udp: udpSection, tls: tlsSection };
+// The proxy reads only these four at the top and skips the rest; an `x-` key is where YAML users
+// keep the parts their aliases share, any other key is far more likely a typo.
+const isSharedParts = (key: string) => key.startsWith('x-');
+
+function topLevelKeyFault(key: string): string {
+  const fault = unknownKeyFault(key, key, Object.keys(SECTIONS));
+  return fault.includes('not a known key') ? `${fault} (a key starting with x- may hold the parts aliases share)` : fault;
+}
+
+function sectionsFault(config: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(config)) {
+    if (isSharedParts(key)) continue;
+    if (!Object.hasOwn(SECTIONS, key)) return topLevelKeyFault(key);
+    const fault = value === null || value === undefined ? null : SECTIONS[key]!(value, key);
     if (fault) return fault;
   }
   return null;
 }
 
-function onlyKeys(node: Record<string, Node>, path: string, allowed: Iterable<string>): string | null {
-  const known = new Set(allowed);
-  const unknown = Object.keys(node).find((key) => !known.has(key));
-  return unknown ? `${path}: unknown key "${unknown}" (expected ${[...known].join(', ')})` : null;
-}
-
-function router(node: Node, path: string, needsRule: boolean): string | null {
-  if (!isMap(node)) return `${path}: a router must be a mapping`;
-  if (needsRule && typeof node.rule !== 'string') return `${path}: "rule" must be a string`;
-  if (typeof node.service !== 'string') return `${path}: "service" must be a string`;
-  if (node.entryPoints !== undefined && !isStrings(node.entryPoints)) return `${path}: "entryPoints" must be a list of names`;
-  if (node.middlewares !== undefined && !isStrings(node.middlewares)) return `${path}: "middlewares" must be a list of names`;
-  if (node.priority !== undefined && typeof node.priority !== 'number') return `${path}: "priority" must be a number`;
-  return onlyKeys(node, path, ROUTER_KEYS);
-}
-
-function service(node: Node, path: string): string | null {
-  if (!isMap(node)) return `${path}: a service must be a mapping`;
-  const kinds = Object.keys(node);
-  if (kinds.length !== 1 || !SERVICES.has(kinds[0]!)) return `${path}: must hold exactly one of ${[...SERVICES].join(', ')}`;
-  const balancer = node.loadBalancer;
-  if (balancer === undefined) return null;
-  if (!isMap(balancer) || !Array.isArray(balancer.servers)) return `${path}.loadBalancer: "servers" must be a list`;
-  const bad = balancer.servers.findIndex((server) => !isMap(server) || (typeof server.url !== 'string' && typeof server.address !== 'string'));
-  return bad === -1 ? null : `${path}.loadBalancer.servers[${bad}]: needs a "url"`;
-}
-
-function middleware(node: Node, path: string): string | null {
-  if (!isMap(node)) return `${path}: a middleware must be a mapping`;
-  const kinds = Object.keys(node);
-  if (kinds.length !== 1 || !MIDDLEWARES.has(kinds[0]!)) return `${path}: must hold exactly one known middleware (such as redirectRegex, basicAuth, headers)`;
-  return null;
-}
-
-function tls(node: Node): string | null {
-  if (!isMap(node)) return 'tls: must be a mapping';
-  const keys = onlyKeys(node, 'tls', ['certificates', 'options', 'stores']);
-  if (keys) return keys;
-  if (node.certificates === undefined) return null;
-  if (!Array.isArray(node.certificates)) return 'tls.certificates: must be a list';
-  const bad = node.certificates.findIndex((entry) => !isMap(entry) || typeof entry.certFile !== 'string' || typeof entry.keyFile !== 'string');
-  return bad === -1 ? null : `tls.certificates[${bad}]: needs "certFile" and "keyFile"`;
-}
-
-function section(node: Node, name: 'http' | 'tcp' | 'udp'): string | null {
-  if (!isMap(node)) return `${name}: must be a mapping`;
-  const keys = onlyKeys(node, name, name === 'http' ? ['routers', 'services', 'middlewares', 'serversTransports']
-    : name === 'tcp' ? ['routers', 'services', 'middlewares', 'serversTransports'] : ['routers', 'services']);
-  return keys
-    ?? eachEntry(node.routers, `${name}.routers`, (entry, path) => router(entry, path, name !== 'udp'))
-    ?? eachEntry(node.services, `${name}.services`, service)
-    ?? (name === 'http' ? eachEntry(node.middlewares, 'http.middlewares', middleware) : null);
-}
-
-export function proxyStructureFault(config: Node): string | null {
+export function proxyStructureFault(config: unknown): string | null {
   if (config === null || config === undefined) return null;
   if (!isMap(config)) return 'must be a mapping (http, tcp, udp, tls)';
-  const keys = onlyKeys(config, 'the top level', ['http', 'tcp', 'udp', 'tls']);
-  if (keys) return keys;
-  for (const name of ['http', 'tcp', 'udp'] as const) {
-    const fault = config[name] === undefined ? null : section(config[name], name);
-    if (fault) return fault;
-  }
-  return config.tls === undefined ? null : tls(config.tls);
+  const merged = withMerges(config);
+  return 'fault' in merged ? merged.fault : sectionsFault(merged.config);
 }
