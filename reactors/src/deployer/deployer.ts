@@ -122,14 +122,18 @@ export class Deployer {
       type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: service.status },
     }, cause);
     if (started.position === 0 || !started.after) return; // cancelled meanwhile, or another reactor took it
-    await this.follow(started.after, 'started', cause);
+    // Abortable from here: a cancellation the reactor hears while the start is reported is not lost,
+    // and one asked before this point is read back from the log.
     const controller = new AbortController();
     this.running.set(deploymentId, controller);
+    if ((await this.deployment(deploymentId))?.cancelRequested) controller.abort(new Error('cancelled'));
+    await this.follow(started.after, 'started', cause);
     const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
     let step: DeploymentStep;
     try {
       log.line(`${started.after.title} of ${service.appName} (${queued.kind}) started`);
+      controller.signal.throwIfAborted(); // cancelled while it started: nothing to undo
       const result = await service.run({
         deploymentId, kind: queued.kind, image: queued.image, log: (line) => log.line(line), signal: controller.signal,
       });
