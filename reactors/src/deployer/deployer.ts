@@ -23,6 +23,7 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
+import { strandedDeployments } from './stranded.ts';
 import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
 import { deploymentTag, localRepository } from './images.ts';
 
@@ -199,7 +200,10 @@ export class Deployer {
     await this.queue.pause();
   }
 
-  /** What a crash left: running ones failed as interrupted, queued ones queued again in order. */
+  /**
+   * What a crash left: running ones failed as interrupted, services left `running` by an ended one
+   * moved on as its end says, queued ones queued again in order.
+   */
   async recover(): Promise<void> {
     const { readStore, eventStore } = this.deps;
     await readStore.waitFor(await eventStore.head(), 30_000).catch(() => {});
@@ -213,6 +217,9 @@ export class Deployer {
         this.deps.logs.writer(deploymentId, []).line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
         await this.follow(failed.after, 'error', null);
       }
+    }
+    for (const deployment of await strandedDeployments(eventStore, readStore)) {
+      await this.follow(deployment, deployment.status as Exclude<DeploymentStep, 'started'>, null);
     }
     const queued = (await readStore.find('deployment', 'status', 'queued') as unknown as Deployment[])
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
