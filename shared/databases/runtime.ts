@@ -50,12 +50,16 @@ export async function untilReady(
   throw new Error(`${database.appName} is not running: ${reason}`);
 }
 
+/** The database's service as its settings say now. */
+export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) =>
+  databaseServiceSpec(engine, database, credentialsOf(infra, database), profileOfDatabase(infra, engine, database));
+
 /** Creates or updates the service to the database's settings and waits until it serves; answers the image. */
 export async function deployDatabase(infra: Infra, engine: Engine, database: Database, log: (line: string) => void): Promise<string> {
   const profile = profileOfDatabase(infra, engine, database);
   const created = !(await infra.databaseServices.exists(database.appName));
   log(`${created ? 'Creating' : 'Updating'} the service ${database.appName} from ${profile.image}`);
-  const generation = await infra.databaseServices.upsert(databaseServiceSpec(engine, database, credentialsOf(infra, database), profile));
+  const generation = await infra.databaseServices.upsert(serviceSpecOf(infra, engine, database));
   // A first deploy that cannot start leaves nothing behind (the volume stays, empty or not).
   await untilReady(infra, engine, database, log, generation).catch(async (error: unknown) => {
     if (created) await infra.databaseServices.remove(database.appName);

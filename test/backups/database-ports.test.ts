@@ -1,5 +1,5 @@
 // A running database's published port and its engine profile, on the real engine: a new external
-// port is published at once (the service redeployed), a cleared one is withdrawn, a port another
+// port is published at once (the service redeployed), or at the next start of a stopped one, a cleared one is withdrawn, a port another
 // process holds fails within the task-start bound with the engine's reason, an operator's profile
 // (another image behind the neutral name, another internal port and server arguments) is what runs,
 // and with BERTH_REMOVE_DATABASE_VOLUMES=on a removed database takes its data volume along.
@@ -70,6 +70,18 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
 
     await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: null });
     assert.equal(await ping(third), 'refused', 'a cleared port is withdrawn');
+  });
+
+  it('starts a stopped database on the port saved while it was stopped, not the one it had', async () => {
+    const db = await create('ports-stopped', 'dbepsilon:8');
+    const [first, second] = [await freePort(), await freePort()];
+    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: first });
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    assert.equal((await berth.ok('dbepsilon.stop', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'idle');
+    assert.equal((await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: second })).applicationStatus, 'idle');
+    assert.equal((await berth.ok('dbepsilon.start', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'done');
+    assert.equal(await ping(second), 'PONG', 'published on the port saved while stopped');
+    assert.equal(await ping(first), 'refused', 'the old port, free for others now, is not published again');
   });
 
   it('fails a move to a port another process holds within the task-start bound, with the engine\'s reason', async () => {

@@ -3,7 +3,7 @@
 // one stopped first), then its service removed (and its data volume, when the operator says so),
 // then its deployment records pruned.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { removeDataVolume, untilReady } from '@berth/shared/databases/runtime';
+import { removeDataVolume, serviceSpecOf, untilReady } from '@berth/shared/databases/runtime';
 import { databaseAggregates, eventTypeOf, type Database } from '@berth/shared/domain/database/database';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -19,8 +19,11 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
   const services = infra.databaseServices;
   return {
     async start(database) {
-      deployed(await services.scale(database.appName, 1), database);
-      await untilReady(infra, engine, database);
+      deployed(await services.exists(database.appName), database);
+      // From its settings as they are now, as its one replica: a port changed or removed while it
+      // was stopped is published as saved, not as it was (the old one may be another's by now).
+      const generation = await services.upsert(serviceSpecOf(infra, engine, database));
+      await untilReady(infra, engine, database, undefined, generation);
     },
     async stop(database) {
       deployed(await services.scale(database.appName, 0), database);
