@@ -36,9 +36,8 @@ export async function cleanQueues(aggregate: AnyAggregate, id: string, ctx: Cont
     .filter((doc) => (doc as unknown as Deployment).status === 'queued');
   for (const doc of queued) {
     const deploymentId = String(doc.deploymentId);
-    const { state } = await ctx.load(deploymentAggregate, deploymentId);
-    if (state?.status !== 'queued') continue;
-    await ctx.execute(deploymentAggregate, deploymentId, { type: 'CancelDeployment', data: { deploymentId, at: ctx.now } });
+    // Decided against the log: a deployment that started since the read models said `queued` runs on.
+    await ctx.execute(deploymentAggregate, deploymentId, { type: 'CancelQueuedDeployment', data: { deploymentId, at: ctx.now } });
   }
   return ctx.view(aggregate, record);
 }

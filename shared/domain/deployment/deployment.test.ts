@@ -33,6 +33,14 @@ describe('deployment decider', () => {
       .then([{ type: 'DeploymentCancellationRequested', data: { deploymentId, at } }]);
   });
 
+  it('cancels for cleanQueues only while queued: one that started meanwhile runs on, and one that ended is no error', () => {
+    spec.given([{ type: 'DeploymentQueued', data: queued }]).when({ type: 'CancelQueuedDeployment', data: { deploymentId, at } })
+      .then([{ type: 'DeploymentCancelled', data: { deploymentId, at, reason: 'cancelled by request' } }]);
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started]).when({ type: 'CancelQueuedDeployment', data: { deploymentId, at } }).then([]);
+    const finished: DeploymentEvent = { type: 'DeploymentFinished', data: { deploymentId, at, image: 'web:1', revision: null } };
+    spec.given([{ type: 'DeploymentQueued', data: queued }, started, finished]).when({ type: 'CancelQueuedDeployment', data: { deploymentId, at } }).then([]);
+  });
+
   it('never starts a cancelled deployment, and refuses to cancel one that ended', () => {
     const cancelled: DeploymentEvent = { type: 'DeploymentCancelled', data: { deploymentId, at, reason: 'cancelled by request' } };
     spec.given([{ type: 'DeploymentQueued', data: queued }, cancelled])

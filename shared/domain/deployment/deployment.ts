@@ -18,6 +18,8 @@ export type DeploymentCommand =
   | { type: 'FinishDeployment'; data: At & { image: string; revision: string | null } }
   | { type: 'FailDeployment'; data: At & { reason: string } }
   | { type: 'CancelDeployment'; data: At }
+  /** cleanQueues: cancels the deployment only while it waits; one that started meanwhile runs on. */
+  | { type: 'CancelQueuedDeployment'; data: At }
   /** The work of a running deployment stopped after its cancellation. */
   | { type: 'ConfirmCancellation'; data: At }
   | { type: 'PruneDeployment'; data: Id };
@@ -75,6 +77,10 @@ export const deploymentAggregate: Aggregate<Deployment, DeploymentCommand, Deplo
       case 'FailDeployment':
         return FINISHED.has(exists(state).status) ? [] : [{ type: 'DeploymentFailed', data: command.data }];
       case 'CancelDeployment': return cancel(exists(state), command.data);
+      case 'CancelQueuedDeployment': {
+        const deployment = exists(state);
+        return deployment.status === 'queued' ? cancel(deployment, command.data) : [];
+      }
       case 'ConfirmCancellation':
         return exists(state).status === 'running' ? [{ type: 'DeploymentCancelled', data: { ...command.data, reason: CANCELLED } }] : [];
       case 'PruneDeployment':
