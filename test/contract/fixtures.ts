@@ -105,7 +105,7 @@ export class Fixtures {
       case 'password': return 'password-123';
       case 'schedule': return '0 3 * * *';
       case 'regex': return '^/old';
-      case 'proxyConfig': return 'http:\n  routers: {}\n';
+      case 'proxyConfig': return 'http:\n  routers:\n    contract-router:\n      rule: Host(`contract.example`)\n      service: contract-service\n';
       // Nothing listens there: a login is refused at once, with no name to look up (this machine's
       // resolver now and then answers only after 5 s).
       case 'registryUrl': return '127.0.0.1:1';
