@@ -96,7 +96,7 @@ describe('registry and certificates operations', () => {
     it('answers why a registry cannot be reached, or its image pulled', async () => {
       const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
       assert.match(unreachable.message, /registry\.example\.com/);
-      const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'u', password: 'p' }, 400, 'registryUrl');
+      const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com:5000', username: 'u', password: 'p' }, 400, 'registryUrl');
       assert.match(noImage.message, /could not be pulled/);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');
     });

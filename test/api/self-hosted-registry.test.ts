@@ -42,5 +42,23 @@ describe('self-hosted registry', () => {
     const login = { registryName: 'r', registryUrl, registryType: 'selfHosted', imagePrefix: null, ...credentials };
     assert.equal(await eventually('a login to succeed', async () => (await berth.call('registry.testRegistry', login)).status === 200), true);
     await berth.refused('registry.testRegistry', { ...login, password: 'wrong' }, 400, 'password');
+
+    // One registry service: a second enable would replace this one's logins and port under its record.
+    await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: `127.0.0.1:${await freePort()}`, ...credentials }, 409, 'registryUrl');
+    // Its host port is taken in the one namespace of host ports.
+    const { projectId } = await berth.ok('project.create', { name: 'registry port' });
+    const { applicationId } = await berth.ok('application.create', { name: 'web', projectId });
+    const port = Number(registryUrl.split(':')[1]);
+    await berth.refused('port.create', { applicationId, publishedPort: port, targetPort: 80 }, 409, 'publishedPort');
+
+    // Removed, it takes its service and its claims along: it can be enabled again.
+    await berth.ok('registry.remove', { registryId: created.registryId });
+    assert.equal(await engine.inspectService(SERVICE), null);
+    assert.equal((await berth.ok('port.create', { applicationId, publishedPort: port, targetPort: 80 })).publishedPort, port);
+  });
+
+  it('refuses a registry URL that names no port: pushes go to the port the URL names', async () => {
+    await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com', username: 'owner', password: 'a password' }, 400, 'registryUrl');
+    assert.equal(await engine.inspectService(SERVICE), null);
   });
 });

@@ -10,7 +10,7 @@ import { retire } from './reservations.ts';
 /** How the log's count of a registry's applications speaks of it. */
 export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'application(s)' } as const;
 import { resealed } from './secret-update.ts';
-import { runSelfHostedRegistry } from './self-hosted-registry.ts';
+import { enableSelfHostedRegistry, removeSelfHostedRegistry } from './self-hosted-registry.ts';
 import type { InputOf } from '@berth/shared/contract/operation';
 
 /** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
@@ -37,12 +37,12 @@ const testRegistry: Handler<{ registryUrl: string; username: string; password: s
   return true;
 };
 
-const create = change(registryAggregate, (input: InputOf<typeof contract.registry.create>, ctx) => {
+const create = change(registryAggregate, (input: InputOf<typeof contract.registry.create> & { registryId?: string }, ctx) => {
   if (!ctx.actor) throw unauthorized();
   return {
     type: 'CreateRegistry',
     data: {
-      ...input, registryId: ctx.newId(registryAggregate), password: ctx.secrets.seal(input.password),
+      ...input, registryId: input.registryId ?? ctx.newId(registryAggregate), password: ctx.secrets.seal(input.password),
       registryType: input.registryType as RegistryType, adminId: ctx.actor.id, createdAt: ctx.now,
     },
   };
@@ -64,15 +64,20 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   }),
   one: one(registryAggregate),
   all: all(registryAggregate),
-  remove: removal(registryAggregate, async (input, ctx) => {
-    await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
-    // An application pushes its images to its registry and nodes pull from it: it must be unset first.
-    await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'Registry is used by applications; set another registry on them first');
-    return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
-  }),
+  remove: async (input, ctx) => {
+    const registry = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
+    const removed = await removal(registryAggregate, async () => {
+      // An application pushes its images to its registry and nodes pull from it: it must be unset first.
+      await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'Registry is used by applications; set another registry on them first');
+      return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
+    })(input, ctx);
+    if (registry.registryType === 'selfHosted') await removeSelfHostedRegistry(ctx, registry);
+    return removed;
+  },
   testRegistry,
   enableSelfHostedRegistry: async (input, ctx) => {
-    await runSelfHostedRegistry(input, ctx);
-    return create({ ...input, registryName: 'Self-hosted registry', registryType: 'selfHosted', imagePrefix: null }, ctx);
+    const registryId = ctx.newId(registryAggregate);
+    return enableSelfHostedRegistry(ctx, input, registryId, () =>
+      create({ ...input, registryId, registryName: 'Self-hosted registry', registryType: 'selfHosted', imagePrefix: null }, ctx));
   },
 };
