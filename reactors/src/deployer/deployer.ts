@@ -235,6 +235,8 @@ export class Deployer {
         const { deploymentId } = event.data as { deploymentId: string };
         if (event.type === 'DeploymentQueued') {
           this.queue.add({ deploymentId, serviceId: serviceOf(event.data as NewDeployment), cause: event });
+        } else if (event.type === 'DeploymentCancelled') {
+          this.queue.forget(deploymentId);
         } else if (event.type === 'DeploymentCancellationRequested') {
           this.abort(deploymentId);
         }

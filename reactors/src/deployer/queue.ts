@@ -33,6 +33,18 @@ export class DeploymentQueue<J extends QueuedJob> {
     return new Promise((resolve) => this.idle.push({ serviceId, resolve }));
   }
 
+  /**
+   * Drops a job that waits (its deployment was cancelled before it ran): what waits for its service
+   * to be idle (a removal) does not wait for it to reach a slot behind other services' work.
+   */
+  forget(deploymentId: string): void {
+    const index = this.waiting.findIndex((job) => job.deploymentId === deploymentId);
+    if (index < 0) return;
+    this.waiting.splice(index, 1);
+    this.known.delete(deploymentId);
+    this.wakeIdle();
+  }
+
   /** Starts nothing more; resolves once the running jobs have ended (a shutdown). */
   async pause(): Promise<void> {
     this.paused = true;
@@ -54,11 +66,15 @@ export class DeploymentQueue<J extends QueuedJob> {
         this.running.delete(job.serviceId);
         this.known.delete(job.deploymentId);
         this.pump();
-        for (const waiter of this.idle.filter((w) => this.settled(w.serviceId))) {
-          this.idle.splice(this.idle.indexOf(waiter), 1);
-          waiter.resolve();
-        }
+        this.wakeIdle();
       });
+    }
+  }
+
+  private wakeIdle(): void {
+    for (const waiter of this.idle.filter((w) => this.settled(w.serviceId))) {
+      this.idle.splice(this.idle.indexOf(waiter), 1);
+      waiter.resolve();
     }
   }
 }
