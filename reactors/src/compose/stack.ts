@@ -1,7 +1,7 @@
 // `stack`: every service of the file as an orchestrator service in the appName namespace, with the
 // stack's networks, as the stack tool does (--prune: a service gone from the file is removed).
-// Each service rolls out and is watched like an application's; one whose tasks do not run goes
-// back to its previous spec and fails the deployment with the engine's reason.
+// Each service rolls out and is watched like an application's; one whose tasks do not run fails the
+// deployment with the engine's reason, and every service goes back to its previous spec.
 import { DomainError } from '@berth/shared/errors';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
@@ -9,7 +9,7 @@ import type { Compose } from '@berth/shared/domain/compose/compose';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
 import { DeploymentFailure } from '../deployer/env.ts';
-import { rollOut } from '../deployer/rollout.ts';
+import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import type { FetchedCompose } from './source.ts';
@@ -28,10 +28,18 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
   const spec = specOf(deps, work.compose, fetched.text);
   await deps.stacks.ensureNetworks(spec.networks);
   if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
+  const before = await Promise.all(spec.services.map((service) => deps.engine.inspectService(service.Name)));
   // The stack's services roll out together; the engine's stack spec shapes are its service specs.
   const outcomes = await Promise.allSettled(spec.services.map((service) => rollOut(deps, service as unknown as ServiceSpec, undefined, work)));
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (failed) {
+    // The deployment fails (or was cancelled) as a whole: the services that did roll out go back
+    // too, so the stack is the previous version, not half of each.
+    await Promise.all(outcomes.map((outcome, i) => (outcome.status === 'fulfilled'
+      ? restore(deps, before[i]!, spec.services[i]!.Name, work.log).catch((error: unknown) => work.log(`Could not restore ${spec.services[i]!.Name}: ${String(error)}`))
+      : undefined)));
+    throw failed.reason;
+  }
   const wanted = new Set(spec.services.map((service) => service.Name));
   for (const name of (await deps.stacks.services(spec.namespace)).filter((name) => !wanted.has(name))) {
     await deps.engine.removeService(name);

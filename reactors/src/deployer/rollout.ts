@@ -23,7 +23,8 @@ export function waitForService(deps: DeployerDeps, info: ServiceInfo, job: Rollo
   });
 }
 
-async function restore(deps: DeployerDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
+/** The service back to the spec it had before a deployment, or away if the deployment created it. */
+export async function restore(deps: DeployerDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
   if (!before) {
     await deps.engine.removeService(name);
     log(`Removed the service ${name} this deployment created`);
