@@ -21,6 +21,9 @@ const engineOf = (ctx: Context) => ctx.infra.engine;
 /** Containers of a swarm service carry its name in this label. */
 const serviceLabel = (appName: string) => `com.docker.swarm.service.name=${appName}`;
 
+/** An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`. */
+const isContainerOf = (appName: string) => ({ name }: { name: string }) => name === appName || name.startsWith(`${appName}.`);
+
 /** The join command a node runs to enter this swarm. */
 async function joinCommand(ctx: Context, role: 'worker' | 'manager') {
   const join = await askEngine(() => engineOf(ctx).joinInfo(), 'cluster', 'Swarm');
@@ -52,7 +55,7 @@ export const container: GroupHandlers<typeof contract.container> = {
     return config;
   },
   getContainersByAppNameMatch: async (input, ctx) =>
-    askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container'),
+    (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName)),
   getContainersByAppLabel: async (input, ctx) =>
     askEngine(() => engineOf(ctx).listContainers({ label: serviceLabel(input.appName) }), 'appName', 'Container'),
 };

@@ -4,10 +4,15 @@ import type { ContainerStats, ContainerSummary } from '../../ports/container-eng
 import { engineError, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
+// The engine reads its `name` filter as an unanchored regular expression: escaped, it finds the
+// names that contain the text as written (`.` no wildcard, `(` no refusal).
+const literally = (text: string) => text.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+
+/** `name`: the containers whose name contains it. */
 export async function listContainers(docker: Docker, filter: { label?: string; name?: string } = {}): Promise<ContainerSummary[]> {
   const filters: Record<string, string[]> = {};
   if (filter.label) filters.label = [filter.label];
-  if (filter.name) filters.name = [filter.name];
+  if (filter.name) filters.name = [literally(filter.name)];
   try {
     const containers = await docker.listContainers({ all: true, filters });
     return containers.map((container) => ({

@@ -6,6 +6,11 @@ import type {
 import { engineError, foundBy, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
+// dockerode sends X-Registry-Auth for any auth object it is given, `{}` too (as `e30=`), and the
+// engine replaces a service's stored pull credentials with whatever a non-empty header holds: with
+// no credentials, dockerode gets undefined, so no header goes and the stored ones stay.
+const registryAuth = (auth?: RegistryAuth) => auth as Docker.AuthConfig;
+
 type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; CreatedAt: string; UpdatedAt: string };
 
 const infoOf = (raw: Inspected): ServiceInfo => ({
@@ -30,7 +35,7 @@ async function mustInspect(docker: Docker, name: string): Promise<ServiceInfo> {
 /** Writes `spec` over the service at the version read (the engine refuses a stale one). */
 async function write(docker: Docker, current: ServiceInfo, spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo> {
   try {
-    await docker.getService(current.id).update(auth ?? {}, { version: current.version, ...spec } as never);
+    await docker.getService(current.id).update(registryAuth(auth), { version: current.version, ...spec } as never);
   } catch (error) {
     throw engineError(error);
   }
@@ -41,7 +46,7 @@ export async function upsertService(docker: Docker, spec: ServiceSpec, auth?: Re
   const current = await inspectService(docker, spec.Name);
   if (!current) {
     try {
-      const created = await docker.createService(auth ?? {}, spec as never);
+      const created = await docker.createService(registryAuth(auth), spec as never);
       return mustInspect(docker, created.id);
     } catch (error) {
       throw engineError(error);
