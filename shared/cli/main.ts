@@ -3,11 +3,12 @@
 import { contract } from '../contract/index.ts';
 import { ApiError, call } from './client.ts';
 import { parseArgs, UsageError } from './flags.ts';
+import { EndedUnsuccessfully, UNSUCCESSFUL_EXIT } from './follow.ts';
 import { runEvents } from './history.ts';
 import { groupOf, runOperation } from './operations.ts';
 import { render } from './output.ts';
 import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
-import { loadSettings, saveSettings } from './settings.ts';
+import { loadSettings, saveSettings, type Settings } from './settings.ts';
 
 const USAGE = `berth: the command line of Berth
 
@@ -16,7 +17,7 @@ const USAGE = `berth: the command line of Berth
   berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
   berth events [list|tail|export] [--aggregate a] [--type t] [--stream s] [--actor-id id] [--from t] [--to t] [--all]
   berth projections status | rebuild [name]          rebuild while Berth serves
-  berth deployments logs --deployment-id id --follow
+  berth deployments logs --deployment-id id --follow   exits ${UNSUCCESSFUL_EXIT} when the deployment fails or is cancelled
   berth start | api | projections | relay | reactors      run Berth's roles in this process
 
 groups: ${Object.keys(contract).join(', ')}
@@ -43,16 +44,25 @@ async function login(argv: readonly string[]): Promise<void> {
   out(`signed in to ${url} as ${email}; token saved in ${path}`);
 }
 
+/** The local token is forgotten whatever the server answers; its refusal (401) means the token was dead already. */
+async function logout(settings: Settings): Promise<void> {
+  try {
+    await call(settings, contract.auth.logout, {});
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+    console.error(`note: the server no longer took this token (${error.message})`);
+  } finally {
+    saveSettings({ url: settings.url, token: null });
+  }
+  out('signed out');
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') return out(USAGE);
   if (command === 'login') return login(rest);
   const settings = loadSettings();
-  if (command === 'logout') {
-    await call(settings, contract.auth.logout, {});
-    saveSettings({ url: settings.url, token: null });
-    return out('signed out');
-  }
+  if (command === 'logout') return logout(settings);
   if (command === 'events') return runEvents(settings, rest, out);
   if (command === 'projections' && rest[0] === 'status') {
     return out(render(await call(settings, contract.projections.status, {}), rest.includes('--json')));
@@ -71,9 +81,9 @@ async function main(argv: readonly string[]): Promise<void> {
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError) console.error(error.message);
+  if (error instanceof UsageError || error instanceof EndedUnsuccessfully) console.error(error.message);
   else if (error instanceof ApiError) console.error(`${error.status} ${error.body.code ?? ''}: ${error.message}`);
   else if (error instanceof TypeError && String(error.message).includes('fetch failed')) console.error(`cannot reach Berth at ${loadSettings().url}`);
   else throw error;
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+  process.exitCode = error instanceof UsageError ? 2 : error instanceof EndedUnsuccessfully ? UNSUCCESSFUL_EXIT : 1;
 }

@@ -1,8 +1,9 @@
 // Every operation of the contract as a command: `berth <group> <procedure> --field value`.
 import { contract } from '../contract/index.ts';
 import type { Operation } from '../contract/operation.ts';
-import { ApiError, call, request, serverSentEvents } from './client.ts';
-import { booleanFields, inputFrom, kebab, parseArgs, UsageError } from './flags.ts';
+import { ApiError, call, request } from './client.ts';
+import { inputFrom, kebab, parseArgs, switchFields, UsageError } from './flags.ts';
+import { printFollowedLog } from './follow.ts';
 import { render } from './output.ts';
 import type { Settings } from './settings.ts';
 
@@ -26,17 +27,15 @@ export async function runOperation(settings: Settings, group: string, argv: read
   const [procedure, ...rest] = argv;
   const operation = Object.values(GROUPS[group]!).find((candidate) => squash(candidate.procedure) === squash(procedure ?? ''));
   if (!operation || rest.includes('--help')) throw new UsageError(`berth ${group} takes one of:\n${usageOfGroup(group)}`);
-  const { positional, flags } = parseArgs(rest, new Set([...booleanFields(operation.input), 'json']));
+  const { positional, flags } = parseArgs(rest, new Set([...switchFields(operation.input), 'json']));
   if (positional.length > 0) throw new UsageError(`unexpected ${positional.join(' ')}: fields are given as --flags`);
   const input = inputFrom(operation.input, flags, GLOBAL);
   const json = flags.has('json');
-  // A following read (`deployment logs --follow`) answers an event stream: print it as it comes.
-  if (input.follow === true) {
+  // A following read (`deployment logs --follow`, the contract's query choice 'true') answers an
+  // event stream: print it as it comes.
+  if (input.follow === 'true') {
     const response = await request(settings, operation, input, 'text/event-stream, application/json');
-    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-      for await (const { data } of serverSentEvents(response)) out(data);
-      return;
-    }
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) return printFollowedLog(response, out);
     out(render(await response.json(), json));
     return;
   }

@@ -1,33 +1,21 @@
 // The `berth` command against a running Berth, as a person and a script use it: sign in (the
 // token kept owner-only), create a project and an application, read them back, see the history.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { listeningBerth, type ListeningBerth } from '../support/http.ts';
+import { runBerth, spawnBerth } from './berth-process.ts';
 
-const BIN = fileURLToPath(new URL('../../shared/cli/bin.mjs', import.meta.url));
 const ADMIN = { email: 'cli@berth.test', password: 'a long enough password' };
-
-interface Run { code: number | null; stdout: string; stderr: string }
 
 describe('the berth CLI', () => {
   let server: ListeningBerth;
   let home: string;
-  const env = () => ({ ...process.env, BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: '', BERTH_TOKEN: '' });
+  const env = () => ({ BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: '', BERTH_TOKEN: '' });
 
-  const berth = (...args: string[]): Promise<Run> => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const berth = (...args: string[]) => runBerth(env(), ...args);
   const json = async (...args: string[]) => {
     const run = await berth(...args, '--json');
     assert.equal(run.code, 0, run.stderr);
@@ -90,7 +78,7 @@ describe('the berth CLI', () => {
   });
 
   it('tails the history live and shows each projection\'s status', async () => {
-    const child = spawn(process.execPath, [BIN, 'events', 'tail', '--aggregate', 'project', '--after', String(await server.berth.infrastructure.eventStore.head()), '--json'], { env: env() });
+    const child = spawnBerth(env(), ['events', 'tail', '--aggregate', 'project', '--after', String(await server.berth.infrastructure.eventStore.head()), '--json']);
     let output = '';
     const firstLine = new Promise<string>((resolve) => child.stdout.on('data', (chunk) => {
       output += chunk;
