@@ -3,9 +3,10 @@
 // that fails twice gets it on the third attempt, one that never answers is recorded as failed.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import type { HttpClient, ListeningBerth } from '../support/http.ts';
+import { notifyingBerth, signInAdmin, startReceiver, type Receiver } from './support.ts';
 
 const ADMIN = { email: 'notify@berth.test', password: 'a long enough password' };
 const SECRET = 'a shared secret of the receiver';
@@ -15,37 +16,25 @@ interface Received { path: string; body: string; headers: IncomingMessage['heade
 describe('webhook notifications', () => {
   let server: ListeningBerth;
   let api: HttpClient;
-  let receiver: Server;
+  let receiver: Receiver;
   let receiverUrl: string;
   const received: Received[] = [];
   let flakyCalls = 0;
 
   before(async () => {
-    receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => { body += chunk; });
-      request.on('end', () => {
-        received.push({ path: request.url!, body, headers: request.headers });
-        if (request.url === '/silent') return; // never answers
-        if (request.url === '/flaky' && ++flakyCalls <= 2) return response.writeHead(500).end('not yet');
-        response.writeHead(204).end();
-      });
+    receiver = await startReceiver((request, body, response) => {
+      received.push({ path: request.url!, body, headers: request.headers });
+      if (request.url === '/silent') return; // never answers
+      if (request.url === '/flaky' && ++flakyCalls <= 2) return response.writeHead(500).end('not yet');
+      response.writeHead(204).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const address = receiver.address();
-    receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    server = await listeningBerth({
-      config: { roles: ['api', 'projections', 'relay', 'reactors'], notifyRetryMs: [50, 100], notifyTimeoutMs: 500 },
-    });
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.ok('auth.login', ADMIN)).token;
+    receiverUrl = receiver.url;
+    server = await notifyingBerth([50, 100]);
+    api = await signInAdmin(server, ADMIN);
   });
   after(async () => {
     await server.stop();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   /** The subscription's deliveries once `done` says they are complete (bounded wait). */

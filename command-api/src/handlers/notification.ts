@@ -9,6 +9,8 @@ function mustBeWebUrl(url: string): string {
   let parsed: URL;
   try { parsed = new URL(url); } catch { throw badRequest('url', 'must be an http or https URL'); }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest('url', 'must be an http or https URL');
+  // fetch refuses such URLs, so nothing could be delivered, and the password would show wherever the URL does.
+  if (parsed.username !== '' || parsed.password !== '') throw badRequest('url', 'must not carry a user name or password; sign with the secret instead');
   return parsed.href;
 }
 

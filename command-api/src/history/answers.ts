@@ -1,6 +1,6 @@
 // The shapes the history answers in: a page with a cursor, NDJSON for exports, server-sent events
 // for followers (and a long poll for clients that do not ask for an event stream).
-import { Readable, PassThrough } from 'node:stream';
+import { Readable, PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
@@ -43,6 +43,20 @@ const HEARTBEAT_MS = 15_000;
 const LONG_POLL_MS = 20_000;
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
 
+/** Resolves once `out` has room again (at once if it has), or once the follower has gone. */
+function roomIn(out: Writable, stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (!out.writableNeedDrain || stop.aborted) return resolve();
+    const done = () => {
+      out.off('drain', done);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    out.once('drain', done);
+    stop.addEventListener('abort', done, { once: true });
+  });
+}
+
 const frame = (event: RecordedEvent) => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export class Following extends StreamedAnswer {
@@ -59,14 +73,20 @@ export class Following extends StreamedAnswer {
     const out = new PassThrough();
     // A first comment sends the headers now: clients see the stream open before any event.
     out.write(': following\n\n');
-    const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    // A follower that is not reading needs no keep-alive, and must not be sent more than it takes.
+    const heartbeat = setInterval(() => { if (!out.writableNeedDrain) out.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
     const end = () => { clearInterval(heartbeat); stop.abort(); };
     out.once('close', end);
     // The response closes when the follower goes away (the request's own 'close' fires once its body is read).
     reply.raw.once('close', end);
     void (async () => {
       try {
-        for await (const event of followSelection(this.store, this.selection.filter, after, stop.signal)) out.write(frame(event));
+        // One event at a time, as fast as the follower takes them: the log is read no faster.
+        for await (const event of followSelection(this.store, this.selection.filter, after, stop.signal)) {
+          if (stop.signal.aborted) break;
+          out.write(frame(event));
+          await roomIn(out, stop.signal);
+        }
       } catch (error) {
         request.log.warn({ error }, 'events.follow stopped');
       } finally {

@@ -27,20 +27,30 @@ export async function* followSelection(store: EventStore, filter: EventFilter, a
   yield* readSelection(store, filter, after, head);
   const queue: RecordedEvent[] = [];
   const arrived = new Signal();
+  const taken = new Signal();
+  const stopped = new Signal();
+  let following = true;
   const subscription = store.subscribe(head, async (batch) => {
     for (const event of batch) if (matchesFilter(event, filter)) queue.push(event);
     if (queue.length > 0) arrived.notify();
+    // The log waits for a follower that lags (batches come one at a time): the queue stays about a page long.
+    while (queue.length >= PAGE && following && !stop.aborted) await untilAny([taken, stopped]);
   });
-  const stopped = new Signal();
   stop.addEventListener('abort', () => stopped.notify(), { once: true });
   try {
     while (!stop.aborted) {
-      while (queue.length > 0 && !stop.aborted) yield queue.shift()!;
+      while (queue.length > 0 && !stop.aborted) {
+        yield queue.shift()!;
+        taken.notify();
+      }
       // An abort while the consumer held the last event notified no one yet waiting.
       if (stop.aborted) break;
       await untilAny([arrived, stopped]);
     }
   } finally {
+    // A consumer that breaks off (the long poll) releases a batch held back above before stopping.
+    following = false;
+    stopped.notify();
     await subscription.stop();
   }
 }

@@ -24,7 +24,9 @@ export interface Delivery {
 }
 
 export type DeliveryCommand =
-  | { type: 'RecordAttempt'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt; last: boolean } };
+  | { type: 'RecordAttempt'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt; last: boolean } }
+  /** Stops the retries before the next attempt: the subscription went away or changed its mind. */
+  | { type: 'EndDelivery'; data: { deliveryId: string; reason: string } };
 
 export type DeliveryEvent =
   | { type: 'DeliveryAttempted'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt } }
@@ -58,7 +60,9 @@ export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEve
         if (last) return [attempted, { type: 'DeliveryFailed', data: { deliveryId: data.deliveryId, reason: data.attempt.reason ?? 'failed' } }];
         return [attempted];
       }
-      default: return exhaustive(command.type);
+      // Only a delivery still retrying ends; one never attempted has no record to end.
+      case 'EndDelivery': return state?.status === 'pending' ? [{ type: 'DeliveryFailed', data: command.data }] : [];
+      default: return exhaustive(command);
     }
   },
 };

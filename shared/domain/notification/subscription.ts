@@ -23,6 +23,15 @@ export type SubscriptionEvent =
 
 const LABEL = 'Subscription';
 
+/** Whether an event may still be posted to a subscription as it stands now, and if not, why. */
+export type Standing = { readonly takes: true; readonly subscription: Subscription } | { readonly takes: false; readonly reason: string };
+
+export function standingOf(subscription: Subscription | null, eventType: string): Standing {
+  if (subscription === null) return { takes: false, reason: 'the subscription was removed' };
+  if (!subscription.eventTypes.includes(eventType)) return { takes: false, reason: `the subscription no longer takes ${eventType}` };
+  return { takes: true, subscription };
+}
+
 export const subscriptionAggregate: Aggregate<Subscription, SubscriptionCommand, SubscriptionEvent> = {
   name: 'subscription',
   idField: 'subscriptionId',
