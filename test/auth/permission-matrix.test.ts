@@ -84,7 +84,10 @@ describe('permission matrix over every operation', () => {
             assert.equal(answer.body.code, 'UNAUTHORIZED');
             assert.equal(await berth.head(), head);
           } else {
-            assert.ok(!isRefusal(answer.status) || operation.name === 'auth.login' || operation.name === 'auth.createAdmin', JSON.stringify(answer.body));
+            // The sample account gave no password to auth.login just before: refused for that, whatever the token.
+            const noSignIn = operation.name === 'auth.verifyLogin2FA' && /sign in again/.test(answer.body.message);
+            assert.ok(!isRefusal(answer.status) || operation.name === 'auth.login' || operation.name === 'auth.createAdmin' || noSignIn,
+              JSON.stringify(answer.body));
           }
         });
       }

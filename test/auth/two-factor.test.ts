@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { generate } from 'otplib';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { ManualClock } from '../support/clock.ts';
 import { invitedUser, type TestUser } from '../support/users.ts';
-
-const pinAt = (secret: string, clock: ManualClock) => generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
+import { pinAt, turnOnTwoFactor } from './pins.ts';
 
 describe('two-factor authentication', () => {
   const clock = new ManualClock();
@@ -17,6 +15,9 @@ describe('two-factor authentication', () => {
     user = await invitedUser(berth);
   });
   after(() => berth.stop());
+
+  const challenge = async (who: TestUser): Promise<string> =>
+    (await berth.call('auth.login', { email: who.email, password: who.password }, { token: null })).body.id;
 
   it('generates a secret with an otpauth URI and a QR code, and stores nothing', async () => {
     const head = await berth.head();
@@ -42,7 +43,7 @@ describe('two-factor authentication', () => {
     assert.equal(answer.body.secret, undefined);
   });
 
-  it('answers a login with a challenge and no token', async () => {
+  it('answers a login with the account id to verify and no token', async () => {
     const login = await berth.call('auth.login', { email: user.email, password: user.password }, { token: null });
     assert.deepEqual(login.body, { is2FAEnabled: true, id: user.id });
   });
@@ -50,17 +51,17 @@ describe('two-factor authentication', () => {
   it('gives a token for a valid pin, and refuses the same pin replayed', async () => {
     clock.advance(60_000);
     const pin = await pinAt(secret, clock);
-    const first = await berth.call('auth.verifyLogin2FA', { pin, id: user.id }, { token: null });
+    const first = await berth.call('auth.verifyLogin2FA', { pin, id: await challenge(user) }, { token: null });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.ok(first.body.token);
     assert.equal((await berth.call('auth.get', {}, { token: first.body.token })).status, 200);
-    const replay = await berth.call('auth.verifyLogin2FA', { pin, id: user.id }, { token: null });
+    const replay = await berth.call('auth.verifyLogin2FA', { pin, id: await challenge(user) }, { token: null });
     assert.equal(replay.status, 400);
     assert.equal(replay.body.token, undefined);
   });
 
   it('refuses a wrong pin', async () => {
-    const answer = await berth.call('auth.verifyLogin2FA', { pin: '123456', id: user.id }, { token: null });
+    const answer = await berth.call('auth.verifyLogin2FA', { pin: '123456', id: await challenge(user) }, { token: null });
     assert.equal(answer.status, 400);
   });
 
@@ -73,11 +74,34 @@ describe('two-factor authentication', () => {
 
   it('turns off after a fresh sign-in with password and pin, after which login gives a token again', async () => {
     clock.advance(60_000);
-    await berth.call('auth.login', { email: user.email, password: user.password }, { token: null });
-    const fresh = await berth.call('auth.verifyLogin2FA', { pin: await pinAt(secret, clock), id: user.id }, { token: null });
+    const fresh = await berth.call('auth.verifyLogin2FA', { pin: await pinAt(secret, clock), id: await challenge(user) }, { token: null });
     const answer = await berth.call('auth.disable2FA', {}, { token: fresh.body.token });
     assert.equal(answer.body.is2FAEnabled, false);
     const login = await berth.call('auth.login', { email: user.email, password: user.password }, { token: null });
     assert.ok(login.body.token);
+  });
+});
+
+describe('two-factor already on', () => {
+  const clock = new ManualClock();
+  let berth: TestBerth;
+  before(async () => { berth = await startBerth({ clock }); });
+  after(() => berth.stop());
+
+  it('refuses a new secret while one is active, even with a valid pin, and keeps the old one', async () => {
+    const user = await invitedUser(berth, { canAccessToAPI: true });
+    const first = await turnOnTwoFactor(berth, clock, user);
+    const api = (await berth.call('auth.generateToken', {}, { token: user.token })).body.token;
+    const other = (await berth.call('auth.generate2FASecret', {}, { token: api })).body.secret;
+    clock.advance(60_000);
+    const head = await berth.head();
+    for (const token of [api, user.token]) {
+      const swap = await berth.call('auth.verify2FASetup', { pin: await pinAt(other, clock), secret: other }, { token });
+      assert.equal(swap.status, 409, JSON.stringify(swap.body));
+      assert.match(swap.body.message, /already on; disable it first/);
+    }
+    assert.equal(await berth.head(), head);
+    const id = (await berth.call('auth.login', { email: user.email, password: user.password }, { token: null })).body.id;
+    assert.equal((await berth.call('auth.verifyLogin2FA', { id, pin: await pinAt(first, clock) }, { token: null })).status, 200);
   });
 });

@@ -16,8 +16,8 @@ const PENDING = new Set<string>([]);
 /** Valid calls that answer something other than 200 by design. */
 const EXPECTED_STATUS: Record<string, number> = {
   'auth.createAdmin': 409,
-  // A pin that fits the schema but is not the current code of the secret.
-  'auth.verifyLogin2FA': 400,
+  // The sample account gave no password to auth.login just before: sign in again.
+  'auth.verifyLogin2FA': 401,
   'auth.verify2FASetup': 400,
   // Nothing listens at the fixture's endpoint: a real attempt, refused with the reason.
   'destination.testConnection': 400,

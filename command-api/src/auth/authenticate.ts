@@ -1,6 +1,6 @@
 import type { Operation } from '@berth/shared/contract/operation';
 import { PUBLIC_OPERATIONS } from '@berth/shared/contract/index';
-import { accountAggregate, type Account } from '@berth/shared/domain/account/account';
+import { accountAggregate, endedByPasswordChange, type Account } from '@berth/shared/domain/account/account';
 import { sessionAggregate, type Session } from '@berth/shared/domain/session/session';
 import { conflict, forbidden, unauthorized } from '@berth/shared/errors';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -48,17 +48,20 @@ export async function authenticate(infra: Infrastructure, operation: Operation, 
 async function findCaller(infra: Infrastructure, token: string): Promise<{ expiresAt: number; actor: Actor }> {
   const api = parseApiToken(token);
   const { accountId, sessionId, issuedAt, expiresAt } = api ? await checkApiToken(infra, api) : await verifyLoginToken(infra, token);
+  const signedInAt = api ? null : issuedAt;
   const [account, session] = await Promise.all([
     infra.readStore.get(accountAggregate.name, accountId) as Promise<Account | null>,
     api ? null : (infra.readStore.get(sessionAggregate.name, sessionId) as Promise<Session | null>),
   ]);
-  if (!account || account.status !== 'active' || session?.revokedAt) throw unauthorized(INVALID);
+  if (!account || account.status !== 'active' || session?.revokedAt || endedByPasswordChange(account, { sessionId, issuedAt })) {
+    throw unauthorized(INVALID);
+  }
   if (api && account.rol !== 'admin' && !account.permissions.canAccessToAPI) {
     throw forbidden('This account may not use API tokens (canAccessToAPI)');
   }
   const actor: Actor = {
     id: account.id, rol: account.rol, email: account.email, permissions: account.permissions,
-    sessionId, sessionKind: api ? 'api' : 'login', signedInAt: issuedAt,
+    sessionId, sessionKind: api ? 'api' : 'login', signedInAt,
   };
   return { expiresAt, actor };
 }
@@ -68,5 +71,5 @@ async function checkApiToken(infra: Infrastructure, token: { sessionId: string; 
   if (!session || session.kind !== 'api' || session.revokedAt || !session.secretHash || !sameHash(session.secretHash, sha256(token.secret))) {
     throw unauthorized(INVALID);
   }
-  return { accountId: session.accountId, sessionId: session.sessionId, issuedAt: null, expiresAt: Infinity };
+  return { accountId: session.accountId, sessionId: session.sessionId, issuedAt: Date.parse(session.createdAt), expiresAt: Infinity };
 }

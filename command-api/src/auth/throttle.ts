@@ -1,8 +1,11 @@
-// Guards the operations that check a credential (password, pin, invitation) against guessing:
-// past the limit of failures in the window, they answer TOO_MANY_REQUESTS with Retry-After.
-import { throttleAggregate, retryAfterSeconds, type Limit } from '@berth/shared/domain/throttle/throttle';
+// Guards the operations that check a credential (password, pin, invitation) against guessing: an
+// attempt takes a slot per key before its credential is checked, so parallel attempts count while
+// in flight; past the limit it answers TOO_MANY_REQUESTS with Retry-After and checks nothing.
+import type { Limit } from '@berth/shared/domain/throttle/throttle';
 import { DomainError, tooManyRequests } from '@berth/shared/errors';
+import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
+import { attemptSlotsAggregate, slotWaitSeconds } from './attempt-slots.ts';
 
 export interface GuardKeys {
   /** The account (or the email, when it may not exist) the attempt is about. */
@@ -11,29 +14,62 @@ export interface GuardKeys {
 
 const isCredentialFailure = (error: unknown) =>
   error instanceof DomainError && (error.code === 'UNAUTHORIZED' || error.code === 'BAD_REQUEST');
+const isConflict = (error: unknown) => error instanceof DomainError && error.code === 'CONFLICT';
+
+async function takeSlot(ctx: Context, key: string, limit: Limit, attemptId: string): Promise<void> {
+  try {
+    await ctx.execute(attemptSlotsAggregate, key, { type: 'TakeSlot', data: { key, attemptId, at: ctx.now, limit } });
+  } catch (error) {
+    // So many attempts at once that the stream kept moving under this one: refused like one past the limit.
+    throw isConflict(error) ? tooManyRequests(1) : error;
+  }
+}
+
+interface Guard {
+  readonly key: string;
+  readonly limit: Limit;
+  readonly isAccount: boolean;
+}
+
+/**
+ * Gives back the slots an attempt holds, after a success with the account's failures before it;
+ * a slot that stays taken (its stream too busy) only leaves the window later.
+ */
+const giveBack = (ctx: Context, held: readonly Guard[], attemptId: string, succeeded: boolean) => Promise.all(held.map(({ key, isAccount }) =>
+  ctx.execute(attemptSlotsAggregate, key, { type: 'GiveBackSlot', data: { key, attemptId, withEarlier: succeeded && isAccount } })
+    .catch((error: unknown) => { if (!isConflict(error)) throw error; })));
 
 export async function guarded<T>(ctx: Context, operation: string, keys: GuardKeys, attempt: () => Promise<T>): Promise<T> {
   const { config } = ctx.infra;
   const windowMs = config.attemptWindowSeconds * 1000;
-  const limits: Array<[string, Limit]> = [
-    [`${operation}:account:${keys.account}`, { attempts: config.attemptsPerAccount, windowMs }],
-    [`${operation}:address:${ctx.clientAddress}`, { attempts: config.attemptsPerAddress, windowMs }],
+  // The address first: an attempt refused there takes nothing from the account's slots.
+  const guards: Guard[] = [
+    { key: `${operation}:address:${ctx.clientAddress}`, limit: { attempts: config.attemptsPerAddress, windowMs }, isAccount: false },
+    { key: `${operation}:account:${keys.account}`, limit: { attempts: config.attemptsPerAccount, windowMs }, isAccount: true },
   ];
-  for (const [key, limit] of limits) {
-    const { state } = await ctx.load(throttleAggregate, key);
-    const wait = retryAfterSeconds(state, ctx.now, limit);
+  // Refused from what this process has read, an attempt past the limit writes nothing to the log.
+  for (const { key, limit } of guards) {
+    const wait = slotWaitSeconds((await ctx.load(attemptSlotsAggregate, key)).state, ctx.now, limit);
     if (wait > 0) throw tooManyRequests(wait);
+  }
+  const attemptId = newId();
+  const held: Guard[] = [];
+  try {
+    for (const guard of guards) {
+      await takeSlot(ctx, guard.key, guard.limit, attemptId);
+      held.push(guard);
+    }
+  } catch (error) {
+    await giveBack(ctx, held, attemptId, false);
+    throw error;
   }
   try {
     const result = await attempt();
-    await ctx.execute(throttleAggregate, limits[0]![0], { type: 'ClearFailures', data: { key: limits[0]![0] } });
+    await giveBack(ctx, held, attemptId, true);
     return result;
   } catch (error) {
-    if (isCredentialFailure(error)) {
-      for (const [key, limit] of limits) {
-        await ctx.execute(throttleAggregate, key, { type: 'RecordFailure', data: { key, at: ctx.now, limit } });
-      }
-    }
+    // A wrong credential keeps its slots; anything else was no guess and gives them back.
+    if (!isCredentialFailure(error)) await giveBack(ctx, held, attemptId, false);
     throw error;
   }
 }

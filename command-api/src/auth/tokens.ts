@@ -5,7 +5,8 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 const ALGORITHM = 'HS256';
-const API_TOKEN = /^berth_([A-Za-z0-9_-]{21})\.([A-Za-z0-9_-]{43})$/;
+/** An API token is `berth_<sessionId>.<secret>`. */
+export const API_TOKEN_PREFIX = 'berth_';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -18,7 +19,8 @@ export interface LoginClaims {
 
 export async function issueLoginToken(infra: Infrastructure, accountId: string): Promise<string> {
   const now = Math.floor(infra.clock.now().getTime() / 1000);
-  return new SignJWT({})
+  // `iatMs`: a password change ends the tokens issued before it, which `iat`'s whole seconds cannot tell.
+  return new SignJWT({ iatMs: infra.clock.now().getTime() })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(accountId)
     .setJti(newId())
@@ -51,22 +53,27 @@ async function checkSignature(infra: Infrastructure, token: string): Promise<Log
     const { payload } = await jwtVerify(token, infra.tokenKey, { algorithms: [ALGORITHM], currentDate: infra.clock.now() });
     if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number'
       || typeof payload.iat !== 'number') throw new Error('claims');
-    return { accountId: payload.sub, sessionId: payload.jti, issuedAt: payload.iat * 1000, expiresAt: payload.exp * 1000 };
+    const issuedAt = typeof payload.iatMs === 'number' ? payload.iatMs : payload.iat * 1000;
+    return { accountId: payload.sub, sessionId: payload.jti, issuedAt, expiresAt: payload.exp * 1000 };
   } catch {
     throw unauthorized('Invalid or expired token');
   }
 }
 
-/** A new API token: `berth_<sessionId>.<secret>`; only the secret's hash is kept. */
-export function newApiToken(): { sessionId: string; token: string; secretHash: string } {
+/** A new `<prefix><sessionId>.<secret>`; only the secret's hash is kept. */
+export function newSecretToken(prefix: string): { sessionId: string; token: string; secretHash: string } {
   const sessionId = newId();
   const secret = randomBytes(32).toString('base64url');
-  return { sessionId, token: `berth_${sessionId}.${secret}`, secretHash: sha256(secret) };
+  return { sessionId, token: `${prefix}${sessionId}.${secret}`, secretHash: sha256(secret) };
 }
 
-export function parseApiToken(token: string): { sessionId: string; secret: string } | null {
-  const match = API_TOKEN.exec(token);
+export function parseSecretToken(prefix: string, token: string): { sessionId: string; secret: string } | null {
+  if (!token.startsWith(prefix)) return null;
+  const match = /^([A-Za-z0-9_-]{21})\.([A-Za-z0-9_-]{43})$/.exec(token.slice(prefix.length));
   return match ? { sessionId: match[1]!, secret: match[2]! } : null;
 }
+
+export const newApiToken = () => newSecretToken(API_TOKEN_PREFIX);
+export const parseApiToken = (token: string) => parseSecretToken(API_TOKEN_PREFIX, token);
 
 export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

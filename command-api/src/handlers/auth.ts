@@ -1,5 +1,5 @@
 import type { contract } from '@berth/shared/contract/index';
-import { accountAggregate, type Account } from '@berth/shared/domain/account/account';
+import { accountAggregate, mustNotHaveTwoFactor, type Account } from '@berth/shared/domain/account/account';
 import { sessionAggregate } from '@berth/shared/domain/session/session';
 import { hashPassword, verifyPassword } from '@berth/shared/crypto/password';
 import { badRequest, conflict, forbidden, unauthorized } from '@berth/shared/errors';
@@ -10,6 +10,7 @@ import { claim } from './reservations.ts';
 import { guarded } from '../auth/throttle.ts';
 import { issueLoginToken, newApiToken, sha256 } from '../auth/tokens.ts';
 import { acceptedStep, newTwoFactorSetup } from '../auth/two-factor.ts';
+import { findSignInChallenge, startSignInChallenge } from '../auth/sign-in-challenge.ts';
 import { accountAnswer, accountView, changeEmail, claimEmail, normalEmail } from './accounts.ts';
 import type { GroupHandlers } from './kit.ts';
 
@@ -31,6 +32,17 @@ async function usePin(ctx: Context, account: Account, pin: string, secret: strin
   await ctx.execute(accountAggregate, account.id, { type: 'UseTwoFactorPin', data: { id: account.id, step } });
 }
 
+/**
+ * What weakens an account's protection (two-factor off, a new password or email) needs a login
+ * made with the password within minutes: an API token, or a stolen old login, never qualifies.
+ */
+function mustHaveSignedInRecently(ctx: Context, purpose: string): void {
+  const signedInAt = ctx.actor!.signedInAt;
+  if (signedInAt === null || ctx.infra.clock.now().getTime() - signedInAt > FRESH_SIGN_IN_MS) {
+    throw forbidden(`Sign in again (with your password, and pin if two-factor is on) ${purpose}`);
+  }
+}
+
 const self = (ctx: Context) => ctx.mustLoad(accountAggregate, ctx.actor!.id, 'id');
 
 export const auth: GroupHandlers<typeof contract.auth> = {
@@ -49,16 +61,27 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     const account = await accountByEmail(ctx, input.email);
     const valid = await verifyPassword(input.password, account?.passwordHash ?? await DECOY_HASH);
     if (!account || account.status !== 'active' || !valid) throw unauthorized(INVALID_LOGIN);
-    if (account.is2FAEnabled) return { is2FAEnabled: true, id: account.id };
+    if (account.is2FAEnabled) {
+      await startSignInChallenge(ctx, account.id);
+      return { is2FAEnabled: true, id: account.id };
+    }
     return { token: await issueLoginToken(ctx.infra, account.id) };
   }),
 
-  verifyLogin2FA: (input, ctx) => guarded(ctx, 'verifyLogin2FA', { account: input.id }, async () => {
-    const { state: account } = await ctx.load(accountAggregate, input.id);
-    if (!account || !account.is2FAEnabled || !account.twoFactorSecret) throw badRequest('pin', 'the pin is not valid');
-    await usePin(ctx, account, input.pin, ctx.secrets.open(account.twoFactorSecret));
-    return { token: await issueLoginToken(ctx.infra, account.id) };
-  }),
+  // `id` is the account (the spec's), and it must have given its password just before: a pin alone signs no one in.
+  verifyLogin2FA: async (input, ctx) => {
+    const challenge = await findSignInChallenge(ctx, input.id);
+    const accountId = challenge.session.accountId;
+    return guarded(ctx, 'verifyLogin2FA', { account: accountId }, async () => {
+      const { state: account } = await ctx.load(accountAggregate, accountId);
+      if (!account || account.status !== 'active' || !account.is2FAEnabled || !account.twoFactorSecret) {
+        throw unauthorized('Two-factor is no longer on for this account: sign in again with your email and password');
+      }
+      await usePin(ctx, account, input.pin, ctx.secrets.open(account.twoFactorSecret));
+      await challenge.use();
+      return { token: await issueLoginToken(ctx.infra, account.id) };
+    });
+  },
 
   createUser: (input, ctx) => guarded(ctx, 'createUser', { account: input.id }, async () => {
     const passwordHash = await hashPassword(input.password);
@@ -109,40 +132,55 @@ export const auth: GroupHandlers<typeof contract.auth> = {
 
   generate2FASecret: async (_input, ctx) => newTwoFactorSetup(ctx.actor!.email),
 
-  verify2FASetup: (input, ctx) => guarded(ctx, 'verify2FASetup', { account: ctx.actor!.id }, async () => {
+  verify2FASetup: async (input, ctx) => {
     const account = await self(ctx);
-    const step = await acceptedStep(input.secret, input.pin, ctx.infra.clock.now(), null);
-    if (step === null) throw badRequest('pin', 'the pin is not valid for this secret');
-    await ctx.execute(accountAggregate, account.id, {
-      type: 'EnableTwoFactor', data: { id: account.id, secret: ctx.secrets.seal(input.secret), step },
-    });
-    return accountAnswer(ctx, account.id);
-  }),
+    mustNotHaveTwoFactor(account); // before the guard and the pin: the same answer whatever the pin, nothing appended
+    return guarded(ctx, 'verify2FASetup', { account: account.id }, () => enableTwoFactor(ctx, account, input));
+  },
 
   disable2FA: async (_input, ctx) => {
     // The operation takes no payload, so "a fresh pin or the password" is a login made moments ago.
-    const signedInAt = ctx.actor!.signedInAt;
-    if (signedInAt === null || ctx.infra.clock.now().getTime() - signedInAt > FRESH_SIGN_IN_MS) {
-      throw forbidden('Sign in again (with your password and pin) to turn two-factor off');
-    }
+    mustHaveSignedInRecently(ctx, 'to turn two-factor off');
     const account = await self(ctx);
     await ctx.execute(accountAggregate, account.id, { type: 'DisableTwoFactor', data: { id: account.id } });
     return accountAnswer(ctx, account.id);
   },
 };
 
+/** Stores the secret only if the pin is valid for it. */
+async function enableTwoFactor(ctx: Context, account: Account, input: { pin: string; secret: string }) {
+  const step = await acceptedStep(input.secret, input.pin, ctx.infra.clock.now(), null);
+  if (step === null) throw badRequest('pin', 'the pin is not valid for this secret');
+  await ctx.execute(accountAggregate, account.id, {
+    type: 'EnableTwoFactor', data: { id: account.id, secret: ctx.secrets.seal(input.secret), step },
+  });
+  return accountAnswer(ctx, account.id);
+}
+
 type ProfileInput = { email: string | null; password: string | null; image?: string; rol?: 'admin' | 'user' };
 
+/**
+ * A new password ends every token of the account issued before it (login and API tokens), so a
+ * stolen one stops working; a person changing their own keeps the login they changed it from.
+ */
 async function updateProfile(ctx: Context, account: Account, input: ProfileInput): Promise<void> {
   if (input.password !== null && input.password.length < 8) throw badRequest('password', 'must be at least 8 characters long');
+  const email = input.email && normalEmail(input.email) !== account.email ? normalEmail(input.email) : undefined;
+  const actor = ctx.actor!;
+  const ownAccount = actor.id === account.id;
+  if (ownAccount && (input.password !== null || email !== undefined)) mustHaveSignedInRecently(ctx, 'to change your password or email');
   const passwordHash = input.password === null ? undefined : await hashPassword(input.password);
-  const email = input.email ? normalEmail(input.email) : undefined;
+  const endsTokens = passwordHash !== undefined && {
+    tokensValidFrom: Date.parse(ctx.now),
+    keptSessionId: ownAccount && actor.sessionKind === 'login' ? actor.sessionId : null,
+  };
   await changeEmail(ctx, account, email, () => ctx.execute(accountAggregate, account.id, {
     type: 'UpdateProfile',
     data: {
       id: account.id,
       ...(email !== undefined && { email }),
       ...(passwordHash !== undefined && { passwordHash }),
+      ...endsTokens,
       ...(input.image !== undefined && { image: input.image }),
       ...(input.rol !== undefined && { rol: input.rol }),
     },

@@ -24,9 +24,13 @@ export interface Account {
   lastPinStep: number | null;
   invitationTokenHash: string | null;
   invitationExpiresAt: string | null;
+  /** Set by a password change (ms since the epoch): every token issued before it has ended... */
+  tokensValidFrom: number | null;
+  /** ...but the login session that changed its own password, which stays signed in. */
+  keptSessionId: string | null;
 }
 
-type Profile = Partial<Pick<Account, 'email' | 'rol' | 'image' | 'passwordHash'>>;
+type Profile = Partial<Pick<Account, 'email' | 'rol' | 'image' | 'passwordHash' | 'tokensValidFrom' | 'keptSessionId'>>;
 type AccessKind = 'project' | 'service';
 
 export type AccountCommand =
@@ -61,13 +65,14 @@ const invalidInvitation = () => new DomainError('BAD_REQUEST', 'The invitation i
 const fresh = (data: Pick<Account, 'id' | 'email' | 'createdAt'>, rol: Role): Account => ({
   ...data, rol, image: '', status: 'active', is2FAEnabled: false, permissions: NO_PERMISSIONS,
   passwordHash: null, twoFactorSecret: null, lastPinStep: null, invitationTokenHash: null, invitationExpiresAt: null,
+  tokensValidFrom: null, keptSessionId: null,
 });
 
 export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> = {
   name: 'account',
   idField: 'id',
   label: LABEL,
-  hidden: ['passwordHash', 'twoFactorSecret', 'lastPinStep', 'invitationTokenHash'],
+  hidden: ['passwordHash', 'twoFactorSecret', 'lastPinStep', 'invitationTokenHash', 'tokensValidFrom', 'keptSessionId'],
   evolve(state, event) {
     switch (event.type) {
       case 'AdminCreated': return { ...fresh(event.data, 'admin'), passwordHash: event.data.passwordHash };
@@ -106,7 +111,7 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
         return updated('ProfileUpdated', 'id', account.id, account, command.data);
       }
       case 'EnableTwoFactor':
-        mustExist(state, 'id', LABEL);
+        mustNotHaveTwoFactor(mustExist(state, 'id', LABEL));
         return [{ type: 'TwoFactorEnabled', data: command.data }];
       case 'UseTwoFactorPin': {
         const account = mustExist(state, 'id', LABEL);
@@ -136,6 +141,15 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
     }
   },
 };
+
+/** Whether a password change since a token was issued (`issuedAt`, ms) has ended it. */
+export const endedByPasswordChange = (account: Account, token: { sessionId: string; issuedAt: number }): boolean =>
+  account.tokensValidFrom !== null && token.issuedAt < account.tokensValidFrom && token.sessionId !== account.keptSessionId;
+
+/** A second secret never replaces an active one: that would skip disable2FA's demand for a fresh sign-in. */
+export function mustNotHaveTwoFactor(account: Account): void {
+  if (account.is2FAEnabled) throw conflict('Two-factor is already on; disable it first (auth.disable2FA)');
+}
 
 function acceptInvitation(data: Extract<AccountCommand, { type: 'AcceptInvitation' }>['data'], state: Account | null): AccountEvent[] {
   if (!state || state.status !== 'invited' || state.invitationTokenHash !== data.tokenHash
