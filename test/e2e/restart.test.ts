@@ -28,9 +28,12 @@ describe('restart on the same data folder', () => {
   });
 
   it('keeps the log and the read models where they were, projecting nothing twice', async () => {
-    assert.equal(await second.head(), head);
+    // The test harness signs the admin in again, and a sign-in takes its rate-limit slots in the log: nothing else is appended.
+    const since = await second.berth.infrastructure.eventStore.readAll(head, 1000);
+    assert.deepEqual(since.filter((event) => !event.stream.startsWith('attempts-')).map((event) => event.type), []);
     const readStore = second.berth.infrastructure.readStore;
-    for (const projection of projections) assert.equal(await readStore.checkpoint(projection.name), head, projection.name);
+    const now = await second.head();
+    for (const projection of projections) assert.equal(await readStore.checkpoint(projection.name), now, projection.name);
   });
 
   it('still accepts a token issued before the restart', async () => {
