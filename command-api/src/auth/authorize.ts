@@ -9,7 +9,7 @@ import { portAggregate } from '@berth/shared/domain/port/port';
 import { redirectAggregate } from '@berth/shared/domain/redirect/redirect';
 import { securityAggregate } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
-import { ruleOf, serviceIdFieldOf, SERVICE_FIELDS } from './rules.ts';
+import { ruleOf, serviceIdFieldOf, SERVICE_ID_FIELDS } from './rules.ts';
 
 /** Records that belong to a service, by the field that names them, and how to reach the service from one. */
 const RECORDS_OF_SERVICES: Record<string, { readonly aggregate: AnyAggregate; readonly owner: (doc: Doc) => unknown }> = {
@@ -19,6 +19,9 @@ const RECORDS_OF_SERVICES: Record<string, { readonly aggregate: AnyAggregate; re
   backupId: { aggregate: backupAggregate, owner: (doc) => doc[`${String(doc.databaseType)}Id`] },
   deploymentId: { aggregate: deploymentAggregate, owner: (doc) => doc.applicationId ?? doc.composeId ?? doc.databaseId },
 };
+
+/** The input fields whose service the caller must see; `databaseId` is deployment.all's name for a database. */
+const SERVICE_FIELDS = [...SERVICE_ID_FIELDS, 'databaseId', ...Object.keys(RECORDS_OF_SERVICES)];
 
 /**
  * Every project and service the input names, by its own id or through a record of it, must be one

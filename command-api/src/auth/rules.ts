@@ -60,10 +60,5 @@ export function ruleOf(operation: Operation): Rule {
   return { kind: 'account' };
 }
 
-/**
- * The input fields that name a service, or a record of one (a port, a backup, a deployment...),
- * whose service the caller must see; `databaseId` is deployment.all's name for a database.
- */
-export const SERVICE_FIELDS: readonly string[] = [
-  ...Object.values(SERVICE_GROUPS), 'databaseId', 'portId', 'redirectId', 'securityId', 'backupId', 'deploymentId',
-];
+/** The input fields that name a service by its own id. */
+export const SERVICE_ID_FIELDS: readonly string[] = Object.values(SERVICE_GROUPS);

@@ -1,11 +1,10 @@
 // Guards the operations that check a credential (password, pin, invitation) against guessing: an
 // attempt takes a slot per key before its credential is checked, so parallel attempts count while
 // in flight; past the limit it answers TOO_MANY_REQUESTS with Retry-After and checks nothing.
-import type { Limit } from '@berth/shared/domain/throttle/throttle';
+import { attemptSlotsAggregate, slotWaitSeconds, type Limit } from '@berth/shared/domain/throttle/throttle';
 import { DomainError, tooManyRequests } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
-import { attemptSlotsAggregate, slotWaitSeconds } from './attempt-slots.ts';
 
 export interface GuardKeys {
   /** The account (or the email, when it may not exist) the attempt is about. */

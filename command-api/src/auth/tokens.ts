@@ -5,8 +5,7 @@ import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 const ALGORITHM = 'HS256';
-/** An API token is `berth_<sessionId>.<secret>`. */
-export const API_TOKEN_PREFIX = 'berth_';
+const API_TOKEN = /^berth_([A-Za-z0-9_-]{21})\.([A-Za-z0-9_-]{43})$/;
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -60,20 +59,16 @@ async function checkSignature(infra: Infrastructure, token: string): Promise<Log
   }
 }
 
-/** A new `<prefix><sessionId>.<secret>`; only the secret's hash is kept. */
-export function newSecretToken(prefix: string): { sessionId: string; token: string; secretHash: string } {
+/** A new API token: `berth_<sessionId>.<secret>`; only the secret's hash is kept. */
+export function newApiToken(): { sessionId: string; token: string; secretHash: string } {
   const sessionId = newId();
   const secret = randomBytes(32).toString('base64url');
-  return { sessionId, token: `${prefix}${sessionId}.${secret}`, secretHash: sha256(secret) };
+  return { sessionId, token: `berth_${sessionId}.${secret}`, secretHash: sha256(secret) };
 }
 
-export function parseSecretToken(prefix: string, token: string): { sessionId: string; secret: string } | null {
-  if (!token.startsWith(prefix)) return null;
-  const match = /^([A-Za-z0-9_-]{21})\.([A-Za-z0-9_-]{43})$/.exec(token.slice(prefix.length));
+export function parseApiToken(token: string): { sessionId: string; secret: string } | null {
+  const match = API_TOKEN.exec(token);
   return match ? { sessionId: match[1]!, secret: match[2]! } : null;
 }
-
-export const newApiToken = () => newSecretToken(API_TOKEN_PREFIX);
-export const parseApiToken = (token: string) => parseSecretToken(API_TOKEN_PREFIX, token);
 
 export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -16,9 +16,12 @@ import { claim, hostPort, release } from './reservations.ts';
 export const SELF_HOSTED_REGISTRY = 'berth-registry';
 const PORT = 5000;
 
+/** The port a registry URL names, if it names one. */
+const namedPortOf = (registryUrl: string): string | undefined => registryHostOf(registryUrl).match(/:(\d+)$/)?.[1];
+
 /** The host port the URL names: pushes and pulls go there, so the registry is published there. */
 function publishedPortOf(registryUrl: string): number {
-  const port = registryHostOf(registryUrl).match(/:(\d+)$/)?.[1];
+  const port = namedPortOf(registryUrl);
   if (port === undefined) {
     throw badRequest('registryUrl', `must name the port to publish the registry on, as host:port (for example registry.example.com:${PORT}): images are pushed to the port the URL names`);
   }
@@ -29,7 +32,7 @@ function publishedPortOf(registryUrl: string): number {
 
 /** Lets the record's claims go and takes the registry service away (its images stay in their volume). */
 export async function removeSelfHostedRegistry(ctx: Context, registry: { registryId: string; registryUrl: string }): Promise<void> {
-  const port = registryHostOf(registry.registryUrl).match(/:(\d+)$/)?.[1];
+  const port = namedPortOf(registry.registryUrl);
   if (port !== undefined) await release(ctx, 'hostPort', hostPort(Number(port)), registry.registryId);
   await release(ctx, 'instance', SELF_HOSTED_REGISTRY, registry.registryId);
   await askEngine(() => ctx.infra.engine.removeService(SELF_HOSTED_REGISTRY), 'registryId', 'Registry service');
