@@ -1,6 +1,9 @@
 // The orchestrator as a compose stack needs it beyond single services: the stack's networks, and
 // everything of one namespace found by the label the stack tool puts on it.
-import type { StackNetworkSpec } from '../domain/compose/stack-spec.ts';
+import type { StackNetworkSpec, StackObjectSpec } from '../domain/compose/stack-spec.ts';
+
+/** Secrets and configs: the engine keeps each kind apart, with the same calls. */
+export type StackObjectKind = 'secret' | 'config';
 
 export interface StackEngine {
   /** Creates each network that does not exist yet (an existing one is left as it is). */
@@ -17,4 +20,12 @@ export interface StackEngine {
   removeNetwork(name: string): Promise<boolean>;
   /** False when there was no such volume. */
   removeVolume(name: string): Promise<boolean>;
+  /** Creates each object whose name the engine does not hold yet (a name ends with its content's digest: one held has that content). */
+  ensureObjects(kind: StackObjectKind, objects: readonly StackObjectSpec[]): Promise<void>;
+  /** The ids of the objects with these exact names; a name the engine does not hold is absent. */
+  objectIds(kind: StackObjectKind, names: readonly string[]): Promise<Map<string, string>>;
+  /** Names of the objects labelled with the namespace. */
+  objects(kind: StackObjectKind, namespace: string): Promise<string[]>;
+  /** False when there was no such object; fails while a service uses it. */
+  removeObject(kind: StackObjectKind, name: string): Promise<boolean>;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { eventually, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, eventually, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, removeStacks, served, stacks } from '../support/stacks.ts';
@@ -122,5 +122,59 @@ describe('compose stacks on the real engine', () => {
     const { log } = await berth.ok('deployment.logs', { deploymentId: refused.deploymentId });
     assert.ok(!log.includes('of the host'), log);
     rmSync(dirname(secret), { recursive: true, force: true });
+  });
+
+  it('gives a stack from a repository its env file, secrets, configs and relative binds, moves a changed secret to a new one and removes the old', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    const port = await freePort();
+    // The service serves what it was given: a variable of its env file, its secret, its config and a file of its bind.
+    const file = `services:
+  show:
+    image: ${TEST_IMAGE}
+    restart: always
+    env_file: app.env
+    secrets: [token]
+    configs: [{ source: page, target: /page.txt }]
+    volumes: ["./www:/www:ro"]
+    command: ["/bin/sh", "-c", "mkdir -p /out && echo \\"$$GREETING\\" > /out/env.txt && cat /run/secrets/token > /out/secret.txt && cat /page.txt > /out/config.txt && cat /www/index.html > /out/bind.txt && exec httpd -f -p 8080 -h /out"]
+    ports: ["${port}:8080"]
+secrets:
+  token: { file: token.txt }
+configs:
+  page: { content: "config for \${NAME}" }
+`;
+    repo.commit({ 'deploy/stack.yml': file, 'deploy/app.env': 'GREETING=hello from the env file\n', 'deploy/token.txt': 'first token', 'deploy/www/index.html': 'bound from the repository\n' });
+    const { composeId, appName } = await stack({ sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath: 'deploy/stack.yml', env: 'NAME=berth' });
+    const first = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(first.status, 'done', first.reason);
+    const page = (path: string) => eventually(`the service to serve ${path}`, () => served(port, path), 60_000);
+    assert.equal(await page('/env.txt'), 'hello from the env file\n');
+    assert.equal(await page('/secret.txt'), 'first token');
+    assert.equal(await page('/config.txt'), 'config for berth');
+    assert.equal(await page('/bind.txt'), 'bound from the repository\n');
+    assert.match((await berth.ok('deployment.logs', { deploymentId: first.deploymentId })).log, /A stack does not use, so ignores: services\.show\.restart/);
+    const [firstSecret] = await stacks.objects('secret', appName);
+
+    repo.commit({ 'deploy/token.txt': 'second token' }, 'rotate the token');
+    const second = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(second.status, 'done', second.reason);
+    assert.equal(await eventually('the new token to be served', async () => (await served(port, '/secret.txt')) === 'second token' || null, 60_000), true);
+    const secrets = await stacks.objects('secret', appName);
+    assert.equal(secrets.length, 1, `secrets of the stack: ${secrets.join(', ')}`);
+    assert.notEqual(secrets[0], firstSecret);
+
+    const withExternal = file.replace('secrets: [token]', 'secrets: [token, elsewhere]')
+      .replace('  token: { file: token.txt }\n', '  token: { file: token.txt }\n  elsewhere: { external: true, name: berth-test-absent-secret }\n');
+    repo.commit({ 'deploy/stack.yml': withExternal }, 'use an external secret');
+    const missing = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(missing.status, 'error');
+    assert.match(missing.reason, /the secret "berth-test-absent-secret" is external and the engine has none by that name/);
+    assert.equal(await served(port, '/secret.txt'), 'second token');
+
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the stack and its secrets and configs to be removed', async () =>
+      (await stacks.services(appName)).length === 0 && (await stacks.objects('secret', appName)).length === 0
+      && (await stacks.objects('config', appName)).length === 0, 60_000);
   });
 });

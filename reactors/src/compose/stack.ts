@@ -2,6 +2,8 @@
 // stack's networks, as the stack tool does (--prune: a service gone from the file is removed).
 // Each service rolls out and is watched like an application's; one whose tasks do not run fails the
 // deployment with the engine's reason, and every service goes back to its previous spec.
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { DomainError } from '@berth/shared/errors';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
@@ -9,42 +11,57 @@ import type { Compose } from '@berth/shared/domain/compose/compose';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
 import { DeploymentFailure } from '../deployer/env.ts';
+import { foundInRepository } from '../deployer/repository-path.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
+import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
 import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 
-function specOf(deps: ComposeDeps, compose: Compose, text: string): StackSpec {
+/**
+ * The spec of the fetched file. Its relative paths start from its own folder, as the compose tools
+ * read them; a file it names must be inside the repository (a link out of it is refused).
+ */
+function specOf(deps: ComposeDeps, compose: Compose, fetched: FetchedCompose): StackSpec {
+  const folder = relative(fetched.dir, dirname(fetched.file));
+  const read = (path: string) => {
+    const found = foundInRepository(fetched.dir, join(folder, path), 'file');
+    return found === null ? null : readFileSync(found);
+  };
   try {
-    return stackSpec(text, { appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode });
+    return stackSpec(fetched.text, { appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, dir: dirname(fetched.file), read });
   } catch (error) {
-    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${error.issues[0]?.message ?? error.message}`);
+    // The issue names its field (composeFile): the reason says "the compose file" instead.
+    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${(error.issues[0]?.message ?? error.message).replace(/^composeFile: /, '')}`);
     throw error;
   }
 }
 
 export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
-  const spec = specOf(deps, work.compose, fetched.text);
+  const spec = specOf(deps, work.compose, fetched);
+  if (spec.ignored.length > 0) work.log(`A stack does not use, so ignores: ${spec.ignored.join(', ')}`);
   await deps.stacks.ensureNetworks(spec.networks);
   if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
-  const before = await Promise.all(spec.services.map((service) => deps.engine.inspectService(service.Name)));
+  const services = await withObjects(deps, spec, work.log);
+  const before = await Promise.all(services.map((service) => deps.engine.inspectService(service.Name)));
   // The stack's services roll out together; the engine's stack spec shapes are its service specs.
-  const outcomes = await Promise.allSettled(spec.services.map((service) => rollOut(deps, service as unknown as ServiceSpec, undefined, work)));
+  const outcomes = await Promise.allSettled(services.map((service) => rollOut(deps, service as unknown as ServiceSpec, undefined, work)));
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failed) {
     // The deployment fails (or was cancelled) as a whole: the services that did roll out go back
     // too, so the stack is the previous version, not half of each.
     await Promise.all(outcomes.map((outcome, i) => (outcome.status === 'fulfilled'
-      ? restore(deps, before[i]!, spec.services[i]!.Name, work.log).catch((error: unknown) => work.log(`Could not restore ${spec.services[i]!.Name}: ${String(error)}`))
+      ? restore(deps, before[i]!, services[i]!.Name, work.log).catch((error: unknown) => work.log(`Could not restore ${services[i]!.Name}: ${String(error)}`))
       : undefined)));
     throw failed.reason;
   }
-  const wanted = new Set(spec.services.map((service) => service.Name));
+  const wanted = new Set(services.map((service) => service.Name));
   for (const name of (await deps.stacks.services(spec.namespace)).filter((name) => !wanted.has(name))) {
     await deps.engine.removeService(name);
     work.log(`Removed the service ${name}: it is not in the compose file any more`);
   }
+  await pruneObjects(deps, spec, services, work.log);
   return { image: spec.services.map((service) => service.TaskTemplate.ContainerSpec.Image).join(' '), revision: fetched.revision };
 }
 
@@ -62,7 +79,7 @@ export async function stopStack(deps: ComposeDeps, compose: Compose): Promise<vo
   });
 }
 
-/** Services, then (once their containers are gone) networks; named volumes are kept, as the stack tool keeps them. */
+/** Services, then (once their containers are gone) networks, secrets and configs; named volumes are kept, as the stack tool keeps them. */
 export async function removeStack(deps: ComposeDeps, compose: Compose): Promise<void> {
   const namespace = compose.appName;
   for (const name of await deps.stacks.services(namespace)) await deps.engine.removeService(name);
@@ -72,4 +89,5 @@ export async function removeStack(deps: ComposeDeps, compose: Compose): Promise<
     for (const name of await deps.stacks.networks(namespace)) await deps.stacks.removeNetwork(name).catch(() => false);
     return (await deps.stacks.networks(namespace)).length === 0;
   });
+  await removeObjects(deps, namespace);
 }

@@ -4,6 +4,7 @@ import { NAMESPACE_LABEL } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine } from '../../ports/stack-engine.ts';
 import { foundBy, fromEngine } from './progress.ts';
 import { pathName } from './names.ts';
+import { dockerStackObjects } from './stack-objects.ts';
 
 const labelled = (namespace: string) => ({ label: [`${NAMESPACE_LABEL}=${namespace}`] });
 
@@ -22,5 +23,6 @@ export function dockerStacks(docker: Docker): StackEngine {
     containers: async (namespace) => (await fromEngine(() => docker.listContainers({ all: true, filters: labelled(namespace) }))).length,
     removeNetwork: (name) => foundBy(() => docker.getNetwork(pathName('network', name)).remove()),
     removeVolume: (name) => foundBy(() => docker.getVolume(pathName('volume', name)).remove()),
+    ...dockerStackObjects(docker),
   };
 }

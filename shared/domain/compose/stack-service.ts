@@ -1,8 +1,12 @@
-// One compose service as an orchestrator service spec: image, command, environment, mounts,
-// networks (with its short name as alias), ports, health check and the `deploy` settings.
+// One compose service as an orchestrator service spec: image, command, environment (its env files
+// first), mounts (relative binds from the file's folder), secrets and configs, networks (with its
+// short name as alias), ports, health check, container options and the `deploy` settings.
+import { posix } from 'node:path';
 import { badRequest } from '../../errors.ts';
-import type { StackMount, StackPort, StackServiceSpec } from './stack-spec.ts';
-import { bytes, nanoseconds, words } from './values.ts';
+import { configReferences, fileContent, secretReferences, type ReadComposeFile } from './stack-objects.ts';
+import { containerOptions, logDriver } from './stack-options.ts';
+import type { RolloutConfig, StackMount, StackPort, StackServiceSpec } from './stack-spec.ts';
+import { asMap, bytes, envMap, labelMap, list, nanoseconds, pairs, words, type Map } from './values.ts';
 
 export interface ServiceContext {
   readonly namespace: string;
@@ -12,31 +16,75 @@ export interface ServiceContext {
   readonly volumeNames: ReadonlyMap<string, string>;
   /** How a port is published when the file does not say (`mode`): ingress, as the stack tool does, unless configured. */
   readonly publishMode: 'ingress' | 'host';
+  /** The folder the file's relative paths start from; null when it has none. */
+  readonly dir: string | null;
+  readonly read: ReadComposeFile | null;
+  /** Secret and config names in the file → their names on the engine. */
+  readonly secretNames: ReadonlyMap<string, string>;
+  readonly configNames: ReadonlyMap<string, string>;
 }
 
-type Map = Record<string, unknown>;
-const asMap = (value: unknown): Map => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Map) : {});
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-/** `KEY: value` or `[KEY=value]` as `KEY=value` lines (the form both `environment` and `labels` take). */
-const pairs = (value: unknown): string[] => (Array.isArray(value)
-  ? value.map(String) : Object.entries(asMap(value)).map(([key, item]) => `${key}=${item === null ? '' : String(item)}`));
-const labelMap = (value: unknown) => Object.fromEntries(pairs(value).map((line) => [line.split('=')[0]!, line.slice(line.indexOf('=') + 1)]));
+/** A bind's host path: absolute as written, or from the file's folder as the compose tools resolve `./data`. */
+function bindSource(source: string, context: ServiceContext, where: string): string {
+  if (source.startsWith('/')) return source;
+  if (source.startsWith('~')) throw badRequest('composeFile', `${where}: the bind "${source}" starts from a home folder; give an absolute path or one relative to the compose file`);
+  if (context.dir === null) throw badRequest('composeFile', `${where}: the bind "${source}" is relative, and this file has no folder`);
+  return posix.resolve(context.dir, source);
+}
 
 function mount(entry: unknown, context: ServiceContext, where: string): StackMount {
   if (typeof entry === 'string') {
     const [source = '', target, mode] = entry.split(':');
     if (target === undefined) return { Type: 'volume', Target: source };
     const bind = source.startsWith('/') || source.startsWith('.') || source.startsWith('~');
-    const name = bind ? source : context.volumeNames.get(source);
+    const name = bind ? bindSource(source, context, where) : context.volumeNames.get(source);
     if (name === undefined) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
     return { Type: bind ? 'bind' : 'volume', Source: name, Target: target, ReadOnly: mode === 'ro', ...(!bind && { VolumeOptions: { Labels: context.labels } }) };
   }
   const long = asMap(entry);
   const type = (long.type ?? 'volume') as StackMount['Type'];
   const source = typeof long.source === 'string' ? long.source : undefined;
-  const name = type === 'volume' && source !== undefined ? context.volumeNames.get(source) : source;
+  const name = source === undefined ? undefined : type === 'volume' ? context.volumeNames.get(source) : type === 'bind' ? bindSource(source, context, where) : source;
   if (type === 'volume' && source !== undefined && name === undefined) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
   return { Type: type, ...(name !== undefined && { Source: name }), Target: String(long.target), ReadOnly: long.read_only === true };
+}
+
+/** The environment: the env files' variables, in order, then `environment`'s, each overriding the ones before. */
+function environment(body: Map, context: ServiceContext, where: string): string[] {
+  const merged = new Map<string, string>();
+  const files = typeof body.env_file === 'string' ? [body.env_file] : list(body.env_file);
+  for (const entry of files) {
+    const long = typeof entry === 'string' ? { path: entry } : asMap(entry);
+    const path = String(long.path ?? '');
+    const content = long.required === false ? context.read?.(path) ?? null : fileContent(context.read, path, `${where}.env_file`);
+    if (content === null) continue;
+    for (const [key, value] of Object.entries(envMap(Buffer.from(content).toString('utf8')))) merged.set(key, `${key}=${value}`);
+  }
+  for (const line of pairs(body.environment)) merged.set(line.split('=')[0]!, line);
+  return [...merged.values()];
+}
+
+function rollout(value: unknown, where: string): RolloutConfig {
+  const config = asMap(value);
+  return {
+    ...(config.parallelism !== undefined && { Parallelism: Number(config.parallelism) }),
+    ...(config.delay !== undefined && { Delay: nanoseconds(config.delay, `${where}.delay`) }),
+    ...(config.monitor !== undefined && { Monitor: nanoseconds(config.monitor, `${where}.monitor`) }),
+    ...(config.max_failure_ratio !== undefined && { MaxFailureRatio: Number(config.max_failure_ratio) }),
+    ...(config.order !== undefined && { Order: config.order === 'start-first' ? 'start-first' : 'stop-first' }),
+    ...(config.failure_action !== undefined && { FailureAction: config.failure_action as RolloutConfig['FailureAction'] }),
+  };
+}
+
+function placement(value: unknown): StackServiceSpec['TaskTemplate']['Placement'] {
+  const given = asMap(value);
+  return {
+    ...(given.constraints !== undefined && { Constraints: list(given.constraints).map(String) }),
+    ...(given.preferences !== undefined && {
+      Preferences: list(given.preferences).map((preference) => ({ Spread: { SpreadDescriptor: String(asMap(preference).spread) } })),
+    }),
+    ...(given.max_replicas_per_node !== undefined && { MaxReplicas: Number(given.max_replicas_per_node) }),
+  };
 }
 
 function port(entry: unknown, context: ServiceContext): StackPort {
@@ -69,7 +117,6 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
     ...(part.memory !== undefined && { MemoryBytes: bytes(part.memory, `${where}.deploy.resources`) }),
   });
   const restart = asMap(deploy.restart_policy);
-  const update = asMap(deploy.update_config);
   const health = asMap(body.healthcheck);
   const networks = Array.isArray(body.networks) ? body.networks.map(String) : Object.keys(asMap(body.networks));
   const labels = { ...labelMap(deploy.labels), ...context.labels };
@@ -83,8 +130,11 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
         Labels: { ...labelMap(body.labels), ...context.labels },
         ...(body.entrypoint !== undefined && { Command: words(body.entrypoint) }),
         ...(body.command !== undefined && { Args: words(body.command) }),
-        Env: pairs(body.environment),
+        Env: environment(body, context, where),
         Mounts: list(body.volumes).map((entry) => mount(entry, context, where)),
+        ...(body.secrets !== undefined && { Secrets: secretReferences(body.secrets, where, context.secretNames) }),
+        ...(body.configs !== undefined && { Configs: configReferences(body.configs, where, context.configNames) }),
+        ...containerOptions(body, where),
         ...(typeof body.hostname === 'string' && { Hostname: body.hostname }),
         ...(typeof body.user === 'string' && { User: body.user }),
         ...(typeof body.working_dir === 'string' && { Dir: body.working_dir }),
@@ -100,6 +150,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
         }),
       },
       Resources: { Limits: resources(limits), Reservations: resources(reservations) },
+      ...(logDriver(body) && { LogDriver: logDriver(body) }),
       ...(deploy.restart_policy !== undefined && {
         RestartPolicy: {
           Condition: CONDITIONS[String(restart.condition ?? 'any') as keyof typeof CONDITIONS] ?? 'any',
@@ -108,7 +159,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
           ...(restart.window !== undefined && { Window: nanoseconds(restart.window, `${where}.deploy.restart_policy.window`) }),
         },
       }),
-      ...(asMap(deploy.placement).constraints !== undefined && { Placement: { Constraints: list(asMap(deploy.placement).constraints).map(String) } }),
+      ...(deploy.placement !== undefined && { Placement: placement(deploy.placement) }),
       Networks: (networks.length > 0 ? networks : ['default']).map((network) => {
         const target = context.networkNames.get(network);
         if (!target) throw badRequest('composeFile', `${where}: network "${network}" is not declared under networks`);
@@ -116,14 +167,8 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
       }),
     },
     Mode: deploy.mode === 'global' ? { Global: {} } : { Replicated: { Replicas: deploy.replicas === undefined ? 1 : Number(deploy.replicas) } },
-    ...(deploy.update_config !== undefined && {
-      UpdateConfig: {
-        ...(update.parallelism !== undefined && { Parallelism: Number(update.parallelism) }),
-        ...(update.delay !== undefined && { Delay: nanoseconds(update.delay, `${where}.deploy.update_config.delay`) }),
-        ...(update.order !== undefined && { Order: update.order === 'start-first' ? 'start-first' : 'stop-first' }),
-        ...(update.failure_action !== undefined && { FailureAction: update.failure_action as 'pause' | 'continue' | 'rollback' }),
-      },
-    }),
+    ...(deploy.update_config !== undefined && { UpdateConfig: rollout(deploy.update_config, `${where}.deploy.update_config`) }),
+    ...(deploy.rollback_config !== undefined && { RollbackConfig: rollout(deploy.rollback_config, `${where}.deploy.rollback_config`) }),
     // `dnsrr`: the service's name resolves to its tasks' addresses, with no virtual IP in front.
     ...((ports.length > 0 || deploy.endpoint_mode !== undefined) && {
       EndpointSpec: { ...(deploy.endpoint_mode !== undefined && { Mode: deploy.endpoint_mode === 'dnsrr' ? 'dnsrr' : 'vip' }), Ports: ports },

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { DomainError } from '../../errors.ts';
 import { stackSpec } from './stack.ts';
@@ -88,5 +89,114 @@ describe('stack specs from a compose file', () => {
       assert.throws(() => stackSpec(text, { appName: 'p' }), (error: unknown) =>
         error instanceof DomainError && error.issues[0]?.path === 'composeFile' && reason.test(error.message), text);
     }
+  });
+
+  describe('what the file reads beside it', () => {
+    const files: Record<string, string> = {
+      'conf/app.env': 'GREETING=from the file\nMODE=file\n# a comment\n',
+      'conf/db_password.txt': 's3cret\n',
+      'nginx.conf': 'server {}\n',
+    };
+    const read = (path: string) => (path in files ? Buffer.from(files[path]!) : null);
+    const options = { appName: 'shop', env: 'TOKEN=t0ken', dir: '/srv/repo/deploy', read };
+    const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const refused = (text: string, reason: RegExp) => assert.throws(() => stackSpec(text, options), (error: unknown) =>
+      error instanceof DomainError && error.issues[0]?.path === 'composeFile' && reason.test(error.message), text);
+
+    it('puts an env file\'s variables first and lets environment override them; a missing optional env file is skipped', () => {
+      const spec = stackSpec(`services:
+  web:
+    image: web:1
+    env_file: [conf/app.env, { path: absent.env, required: false }]
+    environment: { MODE: stack }
+`, options);
+      assert.deepEqual(spec.services[0]!.TaskTemplate.ContainerSpec.Env, ['GREETING=from the file', 'MODE=stack']);
+      refused('services:\n  web:\n    image: x\n    env_file: absent.env\n', /services\.web\.env_file: there is no file "absent\.env" beside the compose file/);
+    });
+
+    it('resolves a relative bind from the compose file\'s folder, and refuses one from a home folder', () => {
+      const spec = stackSpec('services:\n  web:\n    image: x\n    volumes: ["./data:/data", { type: bind, source: ../shared, target: /shared }]\n', options);
+      assert.deepEqual(spec.services[0]!.TaskTemplate.ContainerSpec.Mounts.map((mount) => mount.Source), ['/srv/repo/deploy/data', '/srv/repo/shared']);
+      refused('services:\n  web:\n    image: x\n    volumes: ["~/data:/data"]\n', /home folder/);
+      assert.throws(() => stackSpec('services:\n  web:\n    image: x\n    volumes: ["./data:/data"]\n', { appName: 'p' }), /is relative, and this file has no folder/);
+    });
+
+    it('creates secrets and configs named with their content\'s digest, and mounts them where the service says', () => {
+      const spec = stackSpec(`services:
+  web:
+    image: web:1
+    secrets: [db_password, { source: token, target: api-token, uid: "100", mode: 0400 }, outside]
+    configs: [{ source: nginx, target: /etc/nginx/nginx.conf }, inline]
+secrets:
+  db_password: { file: conf/db_password.txt }
+  token: { environment: TOKEN }
+  outside: { external: true, name: shared_cert }
+configs:
+  nginx: { file: nginx.conf, labels: { role: proxy } }
+  inline: { content: "hello \${TOKEN}" }
+`, options);
+      assert.deepEqual(spec.secrets.map((secret) => [secret.Name, Buffer.from(secret.Data, 'base64').toString()]), [
+        [`shop_db_password_${digest('s3cret\n')}`, 's3cret\n'], [`shop_token_${digest('t0ken')}`, 't0ken'],
+      ]);
+      assert.deepEqual(spec.configs.map((config) => [config.Name, config.Labels]), [
+        [`shop_nginx_${digest('server {}\n')}`, { role: 'proxy', 'com.docker.stack.namespace': 'shop' }],
+        [`shop_inline_${digest('hello t0ken')}`, { 'com.docker.stack.namespace': 'shop' }],
+      ]);
+      const container = spec.services[0]!.TaskTemplate.ContainerSpec;
+      assert.deepEqual(container.Secrets, [
+        { File: { Name: 'db_password', UID: '0', GID: '0', Mode: 0o444 }, SecretName: `shop_db_password_${digest('s3cret\n')}` },
+        { File: { Name: 'api-token', UID: '100', GID: '0', Mode: 0o400 }, SecretName: `shop_token_${digest('t0ken')}` },
+        { File: { Name: 'outside', UID: '0', GID: '0', Mode: 0o444 }, SecretName: 'shared_cert' },
+      ]);
+      assert.deepEqual(container.Configs!.map((config) => [config.File.Name, config.ConfigName]), [
+        ['/etc/nginx/nginx.conf', `shop_nginx_${digest('server {}\n')}`], ['/inline', `shop_inline_${digest('hello t0ken')}`],
+      ]);
+      refused('services:\n  web:\n    image: x\n    secrets: [nope]\n', /services\.web\.secrets: secret "nope" is not declared under secrets/);
+      refused('services:\n  web:\n    image: x\nsecrets:\n  s: { file: missing.txt }\n', /secrets\.s: there is no file "missing\.txt" beside the compose file/);
+      refused('services:\n  web:\n    image: x\nsecrets:\n  s: { environment: UNSET }\n', /secrets\.s: the variable "UNSET" is not in the service's env/);
+      refused('services:\n  web:\n    image: x\nsecrets:\n  s: { content: x }\n', /secrets\.s: needs "file", "environment" or "external: true"/);
+      refused('services:\n  web:\n    image: x\n    secrets: [{ source: s, mode: 999 }]\nsecrets:\n  s: { environment: TOKEN }\n', /mode "999" is not an octal file mode/);
+    });
+
+    it('carries the container options a stack uses, and lists what it does not use', () => {
+      const spec = stackSpec(`services:
+  web:
+    image: web:1
+    build: .
+    restart: always
+    depends_on: [db]
+    x-notes: mine
+    extra_hosts: ["db.local:10.0.0.5"]
+    dns: 10.0.0.1
+    init: true
+    read_only: true
+    stop_signal: SIGINT
+    cap_add: [NET_ADMIN]
+    sysctls: { net.core.somaxconn: 1024 }
+    ulimits: { nofile: { soft: 1024, hard: 2048 }, nproc: 512 }
+    logging: { driver: json-file, options: { max-size: 10m } }
+    deploy:
+      placement: { preferences: [{ spread: node.labels.zone }], max_replicas_per_node: 2 }
+      rollback_config: { parallelism: 2, monitor: 10s }
+      resources: { limits: { memory: 64M } }
+      unheard_of: 1
+x-shared: {}
+include: [other.yml]
+`, options);
+      const [web] = spec.services;
+      const container = web!.TaskTemplate.ContainerSpec;
+      assert.deepEqual(container.Hosts, ['10.0.0.5 db.local']);
+      assert.deepEqual(container.DNSConfig, { Nameservers: ['10.0.0.1'] });
+      assert.equal(container.Init, true);
+      assert.equal(container.ReadOnly, true);
+      assert.equal(container.StopSignal, 'SIGINT');
+      assert.deepEqual(container.CapabilityAdd, ['NET_ADMIN']);
+      assert.deepEqual(container.Sysctls, { 'net.core.somaxconn': '1024' });
+      assert.deepEqual(container.Ulimits, [{ Name: 'nofile', Soft: 1024, Hard: 2048 }, { Name: 'nproc', Soft: 512, Hard: 512 }]);
+      assert.deepEqual(web!.TaskTemplate.LogDriver, { Name: 'json-file', Options: { 'max-size': '10m' } });
+      assert.deepEqual(web!.TaskTemplate.Placement, { Preferences: [{ Spread: { SpreadDescriptor: 'node.labels.zone' } }], MaxReplicas: 2 });
+      assert.deepEqual(web!.RollbackConfig, { Parallelism: 2, Monitor: 10e9 });
+      assert.deepEqual(spec.ignored, ['include', 'services.web.build', 'services.web.restart', 'services.web.depends_on', 'services.web.deploy.unheard_of']);
+    });
   });
 });

@@ -4,11 +4,25 @@
 import { parse } from 'yaml';
 import { badRequest } from '../../errors.ts';
 import { composeFileProblem } from './compose-file.ts';
+import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
+import { unusedKeys } from './stack-options.ts';
 import { serviceSpec, type ServiceContext } from './stack-service.ts';
 import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec } from './stack-spec.ts';
-import { envMap, interpolate } from './values.ts';
+import { envMap, interpolate, type Map } from './values.ts';
 
-type Map = Record<string, unknown>;
+export interface StackOptions {
+  readonly appName: string;
+  /** The service's env text: the file's ${VARIABLES}, and secrets `environment:` reads. */
+  readonly env?: string | null;
+  readonly publishMode?: 'ingress' | 'host';
+  /** The folder the file's relative paths (binds, env files, secret and config files) start from. */
+  readonly dir?: string;
+  /** Reads those files; without it, a file that names one cannot be deployed. */
+  readonly read?: ReadComposeFile;
+}
+
+const TOP_LEVEL = new Set(['version', 'name', 'services', 'networks', 'volumes', 'secrets', 'configs']);
+
 const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Interpolates every string of the parsed file (keys stay as written). */
@@ -19,11 +33,12 @@ function interpolated(value: unknown, env: Record<string, string>): unknown {
   return value;
 }
 
-export function stackSpec(text: string, options: { appName: string; env?: string | null; publishMode?: 'ingress' | 'host' }): StackSpec {
+export function stackSpec(text: string, options: StackOptions): StackSpec {
   const problem = composeFileProblem(text);
   if (problem) throw badRequest('composeFile', problem);
   if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
-  const file = interpolated(parse(text, { merge: true }), envMap(options.env)) as Map;
+  const env = envMap(options.env);
+  const file = interpolated(parse(text, { merge: true }), env) as Map;
   const namespace = options.appName;
   const labels = { [NAMESPACE_LABEL]: namespace };
   const scoped = (name: string) => `${namespace}_${name}`;
@@ -44,14 +59,27 @@ export function stackSpec(text: string, options: { appName: string; env?: string
   const volumeNames = new Map<string, string>();
   for (const [name, entry] of Object.entries(declared('volumes'))) volumeNames.set(name, externalName(entry, name) ?? scoped(name));
 
-  const context: ServiceContext = { namespace, labels, networkNames, volumeNames, publishMode: options.publishMode ?? 'ingress' };
+  const objects = { namespace, labels, env, read: options.read ?? null };
+  const secrets = declaredObjects('secret', file.secrets, objects);
+  const configs = declaredObjects('config', file.configs, objects);
+  const context: ServiceContext = {
+    namespace, labels, networkNames, volumeNames, publishMode: options.publishMode ?? 'ingress',
+    dir: options.dir ?? null, read: options.read ?? null, secretNames: secrets.names, configNames: configs.names,
+  };
   const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
   if (services.length === 0) throw badRequest('composeFile', 'has no services');
+  const ignored = [
+    ...Object.keys(file).filter((key) => !TOP_LEVEL.has(key) && !key.startsWith('x-')),
+    ...Object.entries(declared('services')).flatMap(([name, body]) => unusedKeys(isMap(body) ? body : {}, `services.${name}`)),
+  ];
   const used = new Set(services.flatMap((service) => service.TaskTemplate.Networks.map((network) => network.Target)));
   return {
     namespace,
     networks: networks.filter((network) => used.has(network.Name)),
     volumes: [...volumeNames.entries()].filter(([name]) => !externalName(declared('volumes')[name], name)).map(([, full]) => full),
     services,
+    secrets: secrets.created,
+    configs: configs.created,
+    ignored,
   };
 }

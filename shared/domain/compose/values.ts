@@ -2,6 +2,17 @@
 // commands written as one string. Pure helpers for the stack spec builder.
 import { badRequest } from '../../errors.ts';
 
+export type Map = Record<string, unknown>;
+/** A mapping of the parsed file, or an empty one for anything else. */
+export const asMap = (value: unknown): Map => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Map) : {});
+/** A sequence of the parsed file, or an empty one for anything else. */
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+/** `KEY: value` or `[KEY=value]` as `KEY=value` lines (the form both `environment` and `labels` take). */
+export const pairs = (value: unknown): string[] => (Array.isArray(value)
+  ? value.map(String) : Object.entries(asMap(value)).map(([key, item]) => `${key}=${item === null ? '' : String(item)}`));
+export const labelMap = (value: unknown): Record<string, string> =>
+  Object.fromEntries(pairs(value).map((line) => [line.split('=')[0]!, line.slice(line.indexOf('=') + 1)]));
+
 /** `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `$NAME`, and `$$` for a literal `$`. */
 const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 

@@ -1,0 +1,102 @@
+// A stack's secrets and configs: the file's top-level definitions as the objects the stack creates
+// (or external ones it only refers to), and a service's references to them as the engine mounts
+// them. Content comes from a file of the repository, a variable of the service's env, or (a
+// config) the text itself.
+import { createHash } from 'node:crypto';
+import { badRequest } from '../../errors.ts';
+import type { StackConfigReference, StackFileTarget, StackObjectSpec, StackSecretReference } from './stack-spec.ts';
+import { asMap, labelMap, list, type Map } from './values.ts';
+
+export type ObjectKind = 'secret' | 'config';
+const SECTION = { secret: 'secrets', config: 'configs' } as const;
+
+/** Reads a file the compose file names, by its path relative to the file's folder: its bytes, or null when there is none. */
+export type ReadComposeFile = (path: string) => Uint8Array | null;
+
+export interface ObjectsContext {
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
+  readonly env: Readonly<Record<string, string>>;
+  readonly read: ReadComposeFile | null;
+}
+
+export interface DeclaredObjects {
+  /** The name in the file → the object's name on the engine. */
+  readonly names: ReadonlyMap<string, string>;
+  /** Those the stack creates (not the external ones). */
+  readonly created: StackObjectSpec[];
+}
+
+/** The bytes of `path`, a file of the compose file's folder; BAD_REQUEST naming `where` when there is none. */
+export function fileContent(read: ReadComposeFile | null, path: string, where: string): Uint8Array {
+  const content = read?.(path) ?? null;
+  if (content === null) throw badRequest('composeFile', `${where}: there is no file "${path}" beside the compose file`);
+  return content;
+}
+
+function contentOf(kind: ObjectKind, entry: Map, where: string, context: ObjectsContext): Uint8Array {
+  if (typeof entry.file === 'string') return fileContent(context.read, entry.file, where);
+  if (typeof entry.environment === 'string') {
+    const value = context.env[entry.environment];
+    if (value === undefined) throw badRequest('composeFile', `${where}: the variable "${entry.environment}" is not in the service's env`);
+    return Buffer.from(value);
+  }
+  if (kind === 'config' && typeof entry.content === 'string') return Buffer.from(entry.content);
+  throw badRequest('composeFile', `${where}: needs "file", "environment"${kind === 'config' ? ', "content"' : ''} or "external: true"`);
+}
+
+export function declaredObjects(kind: ObjectKind, section: unknown, context: ObjectsContext): DeclaredObjects {
+  const names = new Map<string, string>();
+  const created: StackObjectSpec[] = [];
+  for (const [key, raw] of Object.entries(asMap(section))) {
+    const entry = asMap(raw);
+    const where = `${SECTION[kind]}.${key}`;
+    if (entry.external === true) {
+      names.set(key, typeof entry.name === 'string' ? entry.name : key);
+      continue;
+    }
+    const content = contentOf(kind, entry, where, context);
+    const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
+    const name = `${typeof entry.name === 'string' ? entry.name : `${context.namespace}_${key}`}_${digest}`;
+    names.set(key, name);
+    created.push({ Name: name, Labels: { ...labelMap(entry.labels), ...context.labels }, Data: Buffer.from(content).toString('base64') });
+  }
+  return { names, created };
+}
+
+/**
+ * A file mode as written: YAML reads `0440` as the number 440, so a number whose digits are all
+ * octal is taken as octal, as the orchestrator's own stack tool reads it.
+ */
+function modeOf(value: unknown, where: string): number {
+  if (value === undefined) return 0o444;
+  const text = String(value).replace(/^0o/, '');
+  if (!/^[0-7]{1,4}$/.test(text)) throw badRequest('composeFile', `${where}: mode "${String(value)}" is not an octal file mode`);
+  return parseInt(text, 8);
+}
+
+function target(kind: ObjectKind, entry: unknown, where: string, names: ReadonlyMap<string, string>): { source: string; file: StackFileTarget } {
+  const long = typeof entry === 'string' ? { source: entry } : asMap(entry);
+  const source = String(long.source ?? '');
+  if (!names.has(source)) throw badRequest('composeFile', `${where}: ${kind} "${source}" is not declared under ${SECTION[kind]}`);
+  // A secret's bare name lands under /run/secrets; a config without a target lands at /<name>.
+  const name = typeof long.target === 'string' ? long.target : kind === 'secret' ? source : `/${source}`;
+  return {
+    source,
+    file: { Name: name, UID: String(long.uid ?? '0'), GID: String(long.gid ?? '0'), Mode: modeOf(long.mode, where) },
+  };
+}
+
+export function secretReferences(entries: unknown, where: string, names: ReadonlyMap<string, string>): StackSecretReference[] {
+  return list(entries).map((entry) => {
+    const { source, file } = target('secret', entry, `${where}.secrets`, names);
+    return { File: file, SecretName: names.get(source)! };
+  });
+}
+
+export function configReferences(entries: unknown, where: string, names: ReadonlyMap<string, string>): StackConfigReference[] {
+  return list(entries).map((entry) => {
+    const { source, file } = target('config', entry, `${where}.configs`, names);
+    return { File: file, ConfigName: names.get(source)! };
+  });
+}
