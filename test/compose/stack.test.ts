@@ -3,6 +3,7 @@
 // serves what it got on a host port), allServices lists them, stop leaves no running task, and
 // delete removes the stack's services and networks. The same through a git source and a push.
 import assert from 'node:assert/strict';
+import { dockerClient } from '@berth/shared/adapters/docker/engine';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -136,13 +137,15 @@ describe('compose stacks on the real engine', () => {
     env_file: app.env
     secrets: [token]
     configs: [{ source: page, target: /page.txt }]
-    volumes: ["./www:/www:ro"]
+    volumes: ["./www:/www:ro", "scratch:/scratch"]
     command: ["/bin/sh", "-c", "mkdir -p /out && echo \\"$$GREETING\\" > /out/env.txt && cat /run/secrets/token > /out/secret.txt && cat /page.txt > /out/config.txt && cat /www/index.html > /out/bind.txt && exec httpd -f -p 8080 -h /out"]
     ports: ["${port}:8080"]
 secrets:
   token: { file: token.txt }
 configs:
   page: { content: "config for \${NAME}" }
+volumes:
+  scratch: { driver: local, driver_opts: { type: tmpfs, device: tmpfs, o: "size=1m" } }
 `;
     repo.commit({ 'deploy/stack.yml': file, 'deploy/app.env': 'GREETING=hello from the env file\n', 'deploy/token.txt': 'first token', 'deploy/www/index.html': 'bound from the repository\n' });
     const { composeId, appName } = await stack({ sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath: 'deploy/stack.yml', env: 'NAME=berth' });
@@ -154,6 +157,9 @@ configs:
     assert.equal(await page('/config.txt'), 'config for berth');
     assert.equal(await page('/bind.txt'), 'bound from the repository\n');
     assert.match((await berth.ok('deployment.logs', { deploymentId: first.deploymentId })).log, /A stack does not use, so ignores: services\.show\.restart/);
+    // The named volume was made by the driver, with the options, the file gives it.
+    const volume = await dockerClient().getVolume(`${appName}_scratch`).inspect();
+    assert.deepEqual([volume.Driver, volume.Options], ['local', { type: 'tmpfs', device: 'tmpfs', o: 'size=1m' }]);
     const [firstSecret] = await stacks.objects('secret', appName);
 
     repo.commit({ 'deploy/token.txt': 'second token' }, 'rotate the token');

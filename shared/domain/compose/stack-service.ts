@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import { badRequest } from '../../errors.ts';
 import { configReferences, fileContent, secretReferences, type ReadComposeFile } from './stack-objects.ts';
 import { containerOptions, logDriver } from './stack-options.ts';
-import type { RolloutConfig, StackMount, StackPort, StackServiceSpec } from './stack-spec.ts';
+import type { RolloutConfig, StackMount, StackPort, StackServiceSpec, VolumeOptions } from './stack-spec.ts';
 import { asMap, bytes, envMap, labelMap, list, nanoseconds, pairs, words, type Map } from './values.ts';
 
 export interface ServiceContext {
@@ -13,7 +13,8 @@ export interface ServiceContext {
   readonly labels: Record<string, string>;
   /** Network name in the file → its name on the engine. */
   readonly networkNames: ReadonlyMap<string, string>;
-  readonly volumeNames: ReadonlyMap<string, string>;
+  /** Volume name in the file → its name on the engine, and how the engine makes it on first use. */
+  readonly volumes: ReadonlyMap<string, { readonly name: string; readonly options: VolumeOptions }>;
   /** How a port is published when the file does not say (`mode`): ingress, as the stack tool does, unless configured. */
   readonly publishMode: 'ingress' | 'host';
   /** The folder the file's relative paths start from; null when it has none. */
@@ -32,21 +33,28 @@ function bindSource(source: string, context: ServiceContext, where: string): str
   return posix.resolve(context.dir, source);
 }
 
+/** A named volume's mount source and options: its driver, driver options and labels, as the file declares it. */
+function namedVolume(source: string, context: ServiceContext, where: string, noCopy: boolean): Pick<StackMount, 'Source' | 'VolumeOptions'> {
+  const volume = context.volumes.get(source);
+  if (!volume) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
+  return { Source: volume.name, VolumeOptions: { ...volume.options, ...(noCopy && { NoCopy: true }) } };
+}
+
 function mount(entry: unknown, context: ServiceContext, where: string): StackMount {
   if (typeof entry === 'string') {
     const [source = '', target, mode] = entry.split(':');
     if (target === undefined) return { Type: 'volume', Target: source };
     const bind = source.startsWith('/') || source.startsWith('.') || source.startsWith('~');
-    const name = bind ? bindSource(source, context, where) : context.volumeNames.get(source);
-    if (name === undefined) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
-    return { Type: bind ? 'bind' : 'volume', Source: name, Target: target, ReadOnly: mode === 'ro', ...(!bind && { VolumeOptions: { Labels: context.labels } }) };
+    const placed = bind ? { Source: bindSource(source, context, where) } : namedVolume(source, context, where, mode === 'nocopy');
+    return { Type: bind ? 'bind' : 'volume', ...placed, Target: target, ReadOnly: mode === 'ro' };
   }
   const long = asMap(entry);
   const type = (long.type ?? 'volume') as StackMount['Type'];
   const source = typeof long.source === 'string' ? long.source : undefined;
-  const name = source === undefined ? undefined : type === 'volume' ? context.volumeNames.get(source) : type === 'bind' ? bindSource(source, context, where) : source;
-  if (type === 'volume' && source !== undefined && name === undefined) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
-  return { Type: type, ...(name !== undefined && { Source: name }), Target: String(long.target), ReadOnly: long.read_only === true };
+  const placed = source === undefined ? {}
+    : type === 'volume' ? namedVolume(source, context, where, asMap(long.volume).nocopy === true)
+      : { Source: type === 'bind' ? bindSource(source, context, where) : source };
+  return { Type: type, ...placed, Target: String(long.target), ReadOnly: long.read_only === true };
 }
 
 /** The environment: the env files' variables, in order, then `environment`'s, each overriding the ones before. */

@@ -5,7 +5,14 @@ export interface StackMount {
   readonly Source?: string;
   readonly Target: string;
   readonly ReadOnly?: boolean;
-  readonly VolumeOptions?: { readonly Labels: Record<string, string> };
+  readonly VolumeOptions?: VolumeOptions;
+}
+
+/** How the engine makes a named volume on its first use: labels, and the driver the file names. */
+export interface VolumeOptions {
+  readonly Labels: Record<string, string>;
+  readonly DriverConfig?: { readonly Name: string; readonly Options?: Record<string, string> };
+  readonly NoCopy?: boolean;
 }
 
 export interface StackPort {

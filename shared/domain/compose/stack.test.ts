@@ -91,6 +91,27 @@ describe('stack specs from a compose file', () => {
     }
   });
 
+  it('makes a named volume with the driver, driver options and labels the file declares, in either mount syntax', () => {
+    const spec = stackSpec(`services:
+  db:
+    image: db:1
+    volumes: ["data:/var/lib/db", { type: volume, source: cache, target: /cache, volume: { nocopy: true } }, "shared:/shared"]
+volumes:
+  data: { driver: local, driver_opts: { type: nfs, o: "addr=10.0.0.2,rw", device: ":/exports/db" }, labels: { backup: daily } }
+  cache: {}
+  shared: { external: true, name: team-shared }
+`, { appName: 'shop' });
+    const namespace = { 'com.docker.stack.namespace': 'shop' };
+    assert.deepEqual(spec.services[0]!.TaskTemplate.ContainerSpec.Mounts, [
+      { Type: 'volume', Source: 'shop_data', Target: '/var/lib/db', ReadOnly: false, VolumeOptions: {
+        Labels: { backup: 'daily', ...namespace }, DriverConfig: { Name: 'local', Options: { type: 'nfs', o: 'addr=10.0.0.2,rw', device: ':/exports/db' } },
+      } },
+      { Type: 'volume', Source: 'shop_cache', Target: '/cache', ReadOnly: false, VolumeOptions: { Labels: namespace, NoCopy: true } },
+      { Type: 'volume', Source: 'team-shared', Target: '/shared', ReadOnly: false, VolumeOptions: { Labels: namespace } },
+    ]);
+    assert.deepEqual(spec.volumes, ['shop_data', 'shop_cache']);
+  });
+
   describe('what the file reads beside it', () => {
     const files: Record<string, string> = {
       'conf/app.env': 'GREETING=from the file\nMODE=file\n# a comment\n',

@@ -7,8 +7,8 @@ import { composeFileProblem } from './compose-file.ts';
 import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
 import { unusedKeys } from './stack-options.ts';
 import { serviceSpec, type ServiceContext } from './stack-service.ts';
-import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec } from './stack-spec.ts';
-import { envMap, interpolate, type Map } from './values.ts';
+import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec, type VolumeOptions } from './stack-spec.ts';
+import { asMap, envMap, interpolate, labelMap, type Map } from './values.ts';
 
 export interface StackOptions {
   readonly appName: string;
@@ -56,14 +56,24 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
     const driver = isMap(entry) && typeof entry.driver === 'string' ? entry.driver : 'overlay';
     networks.push({ Name: scoped(name), Driver: driver, Attachable: !(isMap(entry) && entry.attachable === false), Labels: labels });
   }
-  const volumeNames = new Map<string, string>();
-  for (const [name, entry] of Object.entries(declared('volumes'))) volumeNames.set(name, externalName(entry, name) ?? scoped(name));
+  const volumes = new Map<string, { name: string; options: VolumeOptions }>();
+  for (const [name, entry] of Object.entries(declared('volumes'))) {
+    const given = asMap(entry);
+    const driver = typeof given.driver === 'string' ? given.driver : undefined;
+    volumes.set(name, {
+      name: externalName(entry, name) ?? scoped(name),
+      options: {
+        Labels: { ...labelMap(given.labels), ...labels },
+        ...(driver !== undefined && { DriverConfig: { Name: driver, ...(given.driver_opts !== undefined && { Options: labelMap(given.driver_opts) }) } }),
+      },
+    });
+  }
 
   const objects = { namespace, labels, env, read: options.read ?? null };
   const secrets = declaredObjects('secret', file.secrets, objects);
   const configs = declaredObjects('config', file.configs, objects);
   const context: ServiceContext = {
-    namespace, labels, networkNames, volumeNames, publishMode: options.publishMode ?? 'ingress',
+    namespace, labels, networkNames, volumes, publishMode: options.publishMode ?? 'ingress',
     dir: options.dir ?? null, read: options.read ?? null, secretNames: secrets.names, configNames: configs.names,
   };
   const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
@@ -76,7 +86,7 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   return {
     namespace,
     networks: networks.filter((network) => used.has(network.Name)),
-    volumes: [...volumeNames.entries()].filter(([name]) => !externalName(declared('volumes')[name], name)).map(([, full]) => full),
+    volumes: [...volumes.entries()].filter(([name]) => !externalName(declared('volumes')[name], name)).map(([, volume]) => volume.name),
     services,
     secrets: secrets.created,
     configs: configs.created,
