@@ -29,11 +29,12 @@ import { RunTerm } from './backups/runs.ts';
 export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { readonly deployer: Deployer }> {
   const bus = await waitedFor(infra, 'the bus', infra.bus);
   const compose = work.compose ?? composeWorkOf(infra);
+  const report = reporter(infra);
   const deps = {
     eventStore: infra.eventStore, readStore: infra.readStore, secrets: infra.secrets, clock: infra.clock,
-    report: reporter(infra), logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
+    report, logs: deploymentLogsOf(infra.config.dataDir), run: work.run,
     pruneImages: work.actions.pruneImages,
-    composes: composeServices(infra.eventStore, infra.secrets, compose.run),
+    composes: composeServices(infra.eventStore, infra.secrets, compose.run, report),
     databases: databaseServices(infra),
     concurrency: infra.config.deployConcurrency, keep: infra.config.keepDeployments,
   };

@@ -159,4 +159,13 @@ export interface ContainerEngine {
   listContainers(filter?: { label?: string; name?: string }): Promise<ContainerSummary[]>;
   inspectContainer(containerId: string): Promise<object | null>;
   containerStats(containerId: string): Promise<ContainerStats>;
+  /** Stops the container with its own stop signal and grace period; true if it was stopped already, false when there was no such container. */
+  stopContainer(containerId: string): Promise<boolean>;
+  /** Removes the container, killing it if it still runs; its volumes are kept. False when there was no such container. */
+  removeContainer(containerId: string): Promise<boolean>;
+
+  /** Names of the networks carrying `label` (`key=value`). */
+  listNetworks(filter: { label: string }): Promise<string[]>;
+  /** False when there was no such network. */
+  removeNetwork(name: string): Promise<boolean>;
 }

@@ -1,8 +1,12 @@
 // container-compose: the compose project appName brought up on the engine by the compose tool
 // (Debian's docker-compose here), its two services talking over the project's network; stop stops
-// its containers, delete removes them and the network. Without the tool, a deployment error names it.
+// its containers, delete removes them and the network, also when the file of the deploy is gone or
+// changed since. allServices of a git source lists the services of the file its last deploy fetched.
+// Without the tool, a deployment error names it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { composeTool } from '@berth/reactors/compose/container-compose';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
@@ -10,16 +14,27 @@ import { eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, served } from '../support/stacks.ts';
 import { ended } from '../support/deployments.ts';
+import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 /** Ids of the project's containers, running only unless `all`. */
 const containers = (project: string, all = false) =>
   docker('ps', '-q', ...(all ? ['-a'] : []), '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
+/** Names of the project's networks or volumes. */
+const labelled = (kind: 'network' | 'volume', project: string) =>
+  docker(kind, 'ls', '-q', '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
+
+/** TWO_SERVICES on a fixed port, `probe` keeping its page in the named volume `pages`. */
+const withVolume = (port: number) => `${TWO_SERVICES.replace('${PORT}', String(port))
+  .replace('    networks: [back]\nnetworks:', '    networks: [back]\n    volumes: ["pages:/pages"]\nnetworks:')}volumes:\n  pages: {}\n`;
+/** Only `web`, as a file that once named `probe` too may read after an edit. */
+const WEB_ONLY = TWO_SERVICES.split('  probe:')[0] + 'networks:\n  back: {}\n';
 
 describe('container-compose on the real engine', () => {
   let berth: TestBerth;
   let projectId: string;
   const projects: string[] = [];
+  const repos: GitRepo[] = [];
   before(async () => {
     berth = await startBerthWithReactors({ config: { actionWaitMs: 60_000 } });
     ({ projectId } = await berth.ok('project.create', { name: 'compose projects' }));
@@ -29,7 +44,10 @@ describe('container-compose on the real engine', () => {
       const left = containers(project, true);
       if (left.length > 0) docker('rm', '-f', ...left);
       docker('network', 'prune', '-f', '--filter', `label=com.docker.compose.project=${project}`);
+      const volumes = labelled('volume', project);
+      if (volumes.length > 0) docker('volume', 'rm', ...volumes);
     }
+    for (const repo of repos) repo.remove();
     await berth.stop();
   });
 
@@ -66,6 +84,78 @@ describe('container-compose on the real engine', () => {
     assert.equal(running.length, 1);
     assert.equal(docker('inspect', '-f', '{{index .Config.Labels "com.docker.compose.service"}}', running[0]!), 'web');
     assert.match((await berth.ok('deployment.logs', { deploymentId: deployment.deploymentId })).log, /the service's command: up -d web/);
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
+  });
+
+  /** A container-compose service of the git repository's file at `composePath`. */
+  async function fromGit(name: string, repo: GitRepo, composePath: string) {
+    const created = await berth.ok('compose.create', { name, projectId, composeType: 'container-compose' });
+    projects.push(created.appName);
+    await berth.ok('compose.update', {
+      composeId: created.composeId, sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath,
+    });
+    return created as { composeId: string; appName: string };
+  }
+
+  async function deployed(composeId: string) {
+    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployment.status, 'done', deployment.reason);
+  }
+
+  it('deleting a container-compose service removes its containers even when its compose file changed since the deploy', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    repo.commit({ 'compose.yml': withVolume(await freePort()) });
+    const { composeId, appName } = await fromGit('moved file', repo, 'compose.yml');
+    await deployed(composeId);
+    assert.equal(containers(appName).length, 2);
+    assert.equal(labelled('network', appName).length, 1);
+    assert.equal(labelled('volume', appName).length, 1);
+
+    // The service's file is another one now, not deployed yet: not even in the fetched repository.
+    repo.commit({ 'web-only.yml': WEB_ONLY }, 'a file with web only');
+    await berth.ok('compose.update', { composeId, composePath: 'web-only.yml' });
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project to be removed', async () =>
+      containers(appName, true).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
+    assert.deepEqual(labelled('network', appName), []);
+    assert.equal(labelled('volume', appName).length, 1, 'the named volume is kept, as `down` without -v keeps it');
+  });
+
+  it('stopping a container-compose service stops every container of its project, after its text lost a service and its sources were cleaned', async () => {
+    const port = await freePort();
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'edited', projectId, composeType: 'container-compose' });
+    projects.push(appName);
+    await berth.ok('compose.update', { composeId, composeFile: TWO_SERVICES, env: `PORT=${port}` });
+    await deployed(composeId);
+    assert.equal(containers(appName).length, 2);
+
+    await berth.ok('compose.update', { composeId, composeFile: WEB_ONLY });
+    rmSync(join(berth.dataDir, 'sources', appName), { recursive: true, force: true });
+    assert.equal((await berth.ok('compose.stop', { composeId })).composeStatus, 'idle');
+    assert.deepEqual(containers(appName), []);
+    assert.equal(containers(appName, true).length, 2, 'stop keeps the containers');
+
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
+    assert.deepEqual(labelled('network', appName), []);
+  });
+
+  it('lists the services of the file a git compose service last fetched: none before its first deploy', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    repo.commit({ 'deploy/compose.yml': TWO_SERVICES.replace('${PORT}', String(await freePort())), 'web-only.yml': WEB_ONLY });
+    const { composeId, appName } = await fromGit('listed', repo, 'deploy/compose.yml');
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), []);
+    await deployed(composeId);
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web', 'probe']);
+
+    // A new path is read at the next deploy: until then, the services are those of the last fetched file.
+    await berth.ok('compose.update', { composeId, composePath: 'web-only.yml' });
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web', 'probe']);
+    await deployed(composeId);
+    assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web']);
     await berth.ok('compose.delete', { composeId });
     await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
   });

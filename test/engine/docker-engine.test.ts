@@ -1,5 +1,6 @@
 // The dockerode adapter against the real engine in swarm mode.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,30 @@ test('a build that succeeds tags the image, which can be re-tagged and removed',
   }
 });
 
+test('a labelled container stopped (twice) and removed, and a labelled network listed and removed', async () => {
+  const name = uniqueName('berth-labelled');
+  const label = `berth.test.owner=${name}`;
+  const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+  docker('network', 'create', '--label', label, name);
+  const id = docker('run', '-d', '--name', name, '--label', label, '--network', name, TEST_IMAGE);
+  try {
+    assert.deepEqual((await engine.listContainers({ label })).map((container) => [container.containerId, container.state]), [[id, 'running']]);
+    assert.equal(await engine.stopContainer(id), true);
+    assert.equal((await engine.listContainers({ label }))[0]?.state, 'exited');
+    assert.equal(await engine.stopContainer(id), true, 'a stopped container is stopped already');
+    assert.equal(await engine.removeContainer(id), true);
+    assert.deepEqual(await engine.listContainers({ label }), []);
+    assert.equal(await engine.removeContainer(id), false);
+    assert.deepEqual(await engine.listNetworks({ label }), [name]);
+    assert.equal(await engine.removeNetwork(name), true);
+    assert.deepEqual(await engine.listNetworks({ label }), []);
+    assert.equal(await engine.removeNetwork(name), false);
+  } finally {
+    execFileSync('docker', ['rm', '-f', name], { stdio: 'ignore' });
+    try { execFileSync('docker', ['network', 'rm', name], { stdio: 'ignore' }); } catch { /* removed by the test */ }
+  }
+});
+
 test('nodes, join tokens and the manager address of this swarm', async () => {
   const nodes = await engine.listNodes();
   assert.ok(nodes.some((node) => node.role === 'manager' && node.leader));
@@ -101,6 +126,9 @@ test('a name that is no engine name is unknown to every call, and never ends the
       assert.equal(await engine.inspectContainer(name), null, name);
       assert.equal(await engine.inspectService(name), null, name);
       assert.equal(await engine.removeService(name), false, name);
+      assert.equal(await engine.stopContainer(name), false, name);
+      assert.equal(await engine.removeContainer(name), false, name);
+      assert.equal(await engine.removeNetwork(name), false, name);
       assert.equal(await engine.imageExists(name), false, name);
       await engine.removeImage(name);
       await assert.rejects(engine.containerStats(name), (error: unknown) => error instanceof EngineError && error.status === 404, name);

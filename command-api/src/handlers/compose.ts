@@ -2,7 +2,7 @@ import type { contract } from '@berth/shared/contract/index';
 import type { InputOf } from '@berth/shared/contract/operation';
 import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
 import { defaultCommand } from '@berth/shared/domain/compose/command';
-import { composeAggregate, type ComposeCommand, type ComposeSourceType, type ComposeType } from '@berth/shared/domain/compose/compose';
+import { composeAggregate, type Compose, type ComposeCommand, type ComposeSourceType, type ComposeType } from '@berth/shared/domain/compose/compose';
 import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Status } from '@berth/shared/contract/schema';
@@ -23,6 +23,14 @@ const load = (ctx: Context, composeId: string) => ctx.mustLoad(composeAggregate,
 
 /** A command on an existing compose service: answers the record after it. */
 const act = <I extends { composeId: string }>(build: BuilderOf<typeof composeAggregate, I>) => change(composeAggregate, build);
+
+/**
+ * The services of a compose service's file: the stored text's for `raw`; for `git` and `forge`, whose
+ * file lives in the repository, those of the file its last deployment fetched (none before the first).
+ */
+const servicesOf = (compose: Compose): string[] => compose.sourceType === 'raw'
+  ? serviceNames(compose.composeFile)
+  : compose.fetchedServices ?? [];
 
 /** Deletes a compose service, as `compose.delete` does; its appName is free only afterwards. */
 export async function removeCompose(composeId: string, ctx: Context): Promise<Doc | null> {
@@ -107,7 +115,7 @@ export const compose: GroupHandlers<Group> = {
   randomizeCompose: act((input) => ({
     type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
   })),
-  allServices: async (input, ctx) => serviceNames((await load(ctx, input.composeId)).composeFile),
+  allServices: async (input, ctx) => servicesOf(await load(ctx, input.composeId)),
   getDefaultCommand: async (input, ctx) => defaultCommand(await load(ctx, input.composeId)),
   ...composeRuntime,
   deployTemplate,

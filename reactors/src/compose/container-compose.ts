@@ -1,7 +1,6 @@
 // `container-compose`: the compose project `appName` on the engine, run by the compose tool (the
 // engine's `docker compose` plugin, else the standalone `docker-compose`, with the same arguments).
-// Without either the deployment fails naming the tool.
-import { existsSync } from 'node:fs';
+// Without either the deployment fails naming the tool. Stop and delete find the project by its label (project.ts).
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { envMap, words } from '@berth/shared/domain/compose/values';
@@ -9,7 +8,7 @@ import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
-import { lastFetchedFile, type FetchedCompose } from './source.ts';
+import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 
 const NO_SIGNAL = new AbortController().signal;
@@ -38,7 +37,7 @@ const WHOLE_COMMAND_LINE = /^(docker|docker-compose)$/;
 
 /**
  * The tool's arguments for a deploy: the service's `command` (the words after `-p <appName> -f
- * <file>`, which Berth always passes so that stop and delete find the project), else `UP`.
+ * <file>`, which Berth always passes: the project's label is how stop and delete find it), else `UP`.
  */
 export function deployArguments(command: string): string[] {
   const given = words(command);
@@ -54,10 +53,4 @@ export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: F
   if (args !== UP) work.log(`Running the compose tool with the service's command: ${args.join(' ')}`);
   await compose(deps, work.compose, fetched.file, args, work);
   return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };
-}
-
-/** Runs `args` on the file of the last deploy; nothing to do when it was never deployed. */
-export async function onLastDeploy(deps: ComposeDeps, record: Compose, args: string[]): Promise<void> {
-  const file = await lastFetchedFile(deps, record);
-  if (file && existsSync(file)) await compose(deps, record, file, args, { signal: NO_SIGNAL, log: quiet });
 }

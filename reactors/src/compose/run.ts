@@ -1,9 +1,11 @@
-// The compose work the deployer runs: fetch the file, then bring it up as a stack or a compose
-// project; and stop and delete on the engine.
+// The compose work the deployer runs: fetch the file, record the services it names, then bring
+// it up as a stack or a compose project; and stop and delete on the engine.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import type { ComposeDeps } from './deps.ts';
-import { composeUp, onLastDeploy } from './container-compose.ts';
+import { composeUp } from './container-compose.ts';
+import { removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
 import { deployStack, removeStack, stopStack } from './stack.ts';
 import type { ComposeActions, RunComposeDeployment } from './work.ts';
@@ -11,6 +13,7 @@ import type { ComposeActions, RunComposeDeployment } from './work.ts';
 export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
   return async (work) => {
     const fetched = await fetchComposeFile(deps, work.compose, work);
+    await work.servicesFound(serviceNames(fetched.text));
     work.signal.throwIfAborted();
     work.log(`Bringing up ${work.compose.appName} as a ${work.compose.composeType}`);
     if (work.compose.composeType === 'stack' && work.compose.command.trim()) {
@@ -22,10 +25,11 @@ export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
 
 export function composeActionsWith(deps: ComposeDeps): ComposeActions {
   return {
-    stop: (compose) => (compose.composeType === 'stack' ? stopStack(deps, compose) : onLastDeploy(deps, compose, ['stop'])),
+    // A compose project by its label, whatever file brought it up.
+    stop: (compose) => (compose.composeType === 'stack' ? stopStack(deps, compose) : stopProject(deps, compose)),
     async remove(compose) {
-      if (compose.composeType === 'container-compose') await onLastDeploy(deps, compose, ['down', '--remove-orphans']);
-      // Also after a type change: what a stack deploy left is found by its label.
+      // Both kinds, also after a type change: what a deploy of either left is found by its label.
+      await removeProject(deps, compose);
       await removeStack(deps, compose);
       await rm(join(deps.settings.sourcesDir, compose.appName), { recursive: true, force: true });
     },

@@ -1,4 +1,5 @@
-// A compose service as the deployer runs it: read from its stream when its deployment starts.
+// A compose service as the deployer runs it: read from its stream when its deployment starts; the
+// services its fetched file names are reported on its stream, caused by the deployment's event.
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import { composeAggregate, type Compose } from '@berth/shared/domain/compose/compose';
 import { envMap } from '@berth/shared/domain/compose/values';
@@ -6,6 +7,7 @@ import type { EventStore } from '@berth/shared/ports/event-store';
 import { load } from '@berth/shared/runtime/execute';
 import type { ComposeServices } from '../deployer/deployer.ts';
 import { openedIn } from '../deployer/secrets.ts';
+import type { Report } from '../runtime/report.ts';
 import type { RunComposeDeployment } from './work.ts';
 
 /** Env values long enough to be a password or key (templates generate 32 characters): masked in the log. */
@@ -16,14 +18,17 @@ export const secretsOfCompose = (compose: Compose, box: SecretBox): string[] => 
   ...Object.values(envMap(compose.env)).filter((value) => value.length >= MASKED_LENGTH),
 ];
 
-export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment): ComposeServices {
-  return async (composeId) => {
+export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment, report: Report): ComposeServices {
+  return async (composeId, cause) => {
     const compose = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
+    const servicesFound = async (services: string[]) => {
+      await report(composeAggregate, composeId, { type: 'RecordComposeServices', data: { composeId, services } }, cause);
+    };
     return compose && {
       appName: compose.appName,
       status: compose.composeStatus,
       secrets: secretsOfCompose(compose, box),
-      run: (work) => run({ ...work, compose }),
+      run: (work) => run({ ...work, compose, servicesFound }),
     };
   };
 }

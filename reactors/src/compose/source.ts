@@ -65,8 +65,3 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
 const composeFileIn = (dir: string, compose: Compose) => insideRepository(dir, compose.composePath || 'docker-compose.yml', 'compose file');
 
 const rawFile = (deps: ComposeDeps, compose: Compose) => join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');
-
-/** Where the last deploy left the file (stop and delete run the compose tool on it); null if it left none inside its repository. */
-export const lastFetchedFile = async (deps: ComposeDeps, compose: Compose): Promise<string | null> => compose.sourceType === 'raw'
-  ? rawFile(deps, compose)
-  : composeFileIn(join(deps.settings.sourcesDir, compose.appName, 'source'), compose).catch(() => null);

@@ -9,6 +9,8 @@ export interface ComposeWork {
   readonly compose: Compose;
   readonly log: (line: string) => void;
   readonly signal: AbortSignal;
+  /** Records the services the fetched file names (what `allServices` answers for a git or forge source). */
+  readonly servicesFound: (services: string[]) => Promise<void>;
 }
 
 export type RunComposeDeployment = (work: ComposeWork) => Promise<DeploymentResult>;

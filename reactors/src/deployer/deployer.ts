@@ -36,8 +36,8 @@ export interface DeployedService {
   run(work: Omit<DeploymentWork, 'application'>): Promise<DeploymentResult>;
 }
 
-/** A compose service as the deployer runs it; null when it was deleted. */
-export type ComposeServices = (composeId: string) => Promise<DeployedService | null>;
+/** A compose service as the deployer runs it, its reports caused by `cause`; null when it was deleted. */
+export type ComposeServices = (composeId: string, cause: RecordedEvent | null) => Promise<DeployedService | null>;
 
 /** A database as the deployer runs it; null when it was removed. */
 export type DatabaseServicesOf = (engine: Engine, databaseId: string) => Promise<DeployedService | null>;
@@ -98,8 +98,8 @@ export class Deployer {
     }, cause);
   }
 
-  private async serviceOf(deployment: Deployment): Promise<DeployedService | null> {
-    if (deployment.composeId) return this.deps.composes(deployment.composeId);
+  private async serviceOf(deployment: Deployment, cause: RecordedEvent | null): Promise<DeployedService | null> {
+    if (deployment.composeId) return this.deps.composes(deployment.composeId, cause);
     if (deployment.databaseId && deployment.databaseType) return this.deps.databases(deployment.databaseType, deployment.databaseId);
     const application = (await load(this.deps.eventStore, applicationAggregate, deployment.applicationId!)).state as Application | null;
     return application && {
@@ -114,7 +114,7 @@ export class Deployer {
     const { report } = this.deps;
     const queued = await this.deployment(deploymentId);
     if (!queued || queued.status !== 'queued') return;
-    const service = await this.serviceOf(queued);
+    const service = await this.serviceOf(queued, cause);
     if (!service) {
       await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the service was deleted' } }, cause);
       return;

@@ -1,7 +1,7 @@
-// Containers of the local engine, their configuration and their resource use.
+// Containers of the local engine: their configuration, their resource use, stopping and removing them.
 import type Docker from 'dockerode';
 import type { ContainerStats, ContainerSummary } from '../../ports/container-engine.ts';
-import { engineError, isNotFound } from './progress.ts';
+import { engineError, foundBy, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 // The engine reads its `name` filter as an unanchored regular expression: escaped, it finds the
@@ -73,3 +73,21 @@ export async function containerStats(docker: Docker, containerId: string): Promi
     blockWriteBytes: sum(io.filter((entry) => entry.op.toLowerCase() === 'write').map((entry) => entry.value)),
   };
 }
+
+/** The engine answers 304 to a stop of a container that is not running: stopped already, as asked. */
+const isNotModified = (error: unknown) => (error as { statusCode?: number }).statusCode === 304;
+
+export async function stopContainer(docker: Docker, containerId: string): Promise<boolean> {
+  try {
+    await docker.getContainer(pathName('container', containerId)).stop();
+    return true;
+  } catch (error) {
+    if (isNotModified(error)) return true;
+    if (isNotFound(error)) return false;
+    throw engineError(error);
+  }
+}
+
+/** Anonymous volumes stay too (`v: false`), as the compose tool's `down` without `-v` leaves them. */
+export const removeContainer = (docker: Docker, containerId: string): Promise<boolean> =>
+  foundBy(() => docker.getContainer(pathName('container', containerId)).remove({ force: true, v: false }));

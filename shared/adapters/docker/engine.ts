@@ -4,6 +4,7 @@ import type { ContainerEngine } from '../../ports/container-engine.ts';
 import * as cluster from './cluster.ts';
 import * as containers from './containers.ts';
 import * as images from './images.ts';
+import * as networks from './networks.ts';
 import * as services from './services.ts';
 
 /** A client of the engine at `socket`: a unix socket path or an http(s) URL. */
@@ -33,5 +34,9 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     listContainers: (filter) => containers.listContainers(docker, filter),
     inspectContainer: (containerId) => containers.inspectContainer(docker, containerId),
     containerStats: (containerId) => containers.containerStats(docker, containerId),
+    stopContainer: (containerId) => containers.stopContainer(docker, containerId),
+    removeContainer: (containerId) => containers.removeContainer(docker, containerId),
+    listNetworks: (filter) => networks.listNetworks(docker, filter),
+    removeNetwork: (name) => networks.removeNetwork(docker, name),
   };
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { specOf } from '../testing.ts';
 import { defaultCommand } from './command.ts';
-import { composeAggregate, type Compose } from './compose.ts';
+import { composeAggregate, type Compose, type ComposeEvent } from './compose.ts';
 
 const spec = specOf(composeAggregate);
 const created: Compose = {
@@ -54,6 +54,19 @@ describe('compose decider', () => {
   });
   it('refuses a suffix that would make names invalid, naming prefix', () => {
     given.when({ type: 'RandomizeCompose', data: { composeId: 'c1', suffix: 'a b' } }).thenFails('BAD_REQUEST', 'prefix');
+  });
+  it('records the services a fetched file names when they differ from the last fetch, and nothing once deleted', () => {
+    const found: ComposeEvent = { type: 'ComposeServicesFound', data: { composeId: 'c1', services: ['web', 'db'] } };
+    given.when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web', 'db'] } }).then([found]);
+    spec.given([{ type: 'ComposeCreated', data: created }, found])
+      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web', 'db'] } }).then([]);
+    spec.given([{ type: 'ComposeCreated', data: created }, found])
+      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web'] } })
+      .then([{ type: 'ComposeServicesFound', data: { composeId: 'c1', services: ['web'] } }]);
+    spec.given([{ type: 'ComposeCreated', data: created }, { type: 'ComposeRemoved', data: { composeId: 'c1' } }])
+      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web'] } }).then([]);
+    const after = composeAggregate.evolve(composeAggregate.evolve(null, { type: 'ComposeCreated', data: created }), found);
+    assert.deepEqual(after?.fetchedServices, ['web', 'db']);
   });
   it('answers NOT_FOUND naming composeId once the service is removed', () => {
     spec.given([{ type: 'ComposeCreated', data: created }, { type: 'ComposeRemoved', data: { composeId: 'c1' } }])

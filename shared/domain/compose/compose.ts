@@ -3,7 +3,7 @@ import type { Sealed } from '../../crypto/secrets.ts';
 import { badRequest } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
-import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
@@ -36,6 +36,11 @@ export interface Compose {
   createdAt: string;
   /** The private half of the git SSH key, sealed; never answered (see `hidden`). */
   sshPrivateKey: Sealed | null;
+  /**
+   * The services the file named when a deployment last fetched it (`allServices` of a `git` or
+   * `forge` service, whose text is not stored); absent before the first fetch.
+   */
+  fetchedServices?: string[];
 }
 
 type Id = Pick<Compose, 'composeId'>;
@@ -53,7 +58,9 @@ export type ComposeCommand =
   /** Asks the reactors to act on the running stack; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
-  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } };
+  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
+  /** Reported by the compose reactor once a deployment has fetched the file: the services it names. */
+  | { type: 'RecordComposeServices'; data: Id & { services: string[] } };
 
 type ActionRequest = Id & { action: Action; requestId: string };
 
@@ -68,7 +75,8 @@ export type ComposeEvent =
   | { type: 'ComposeActionRequested'; data: ActionRequest }
   | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
   | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status } }
-  | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } };
+  | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } }
+  | { type: 'ComposeServicesFound'; data: Id & { services: string[] } };
 
 const LABEL = 'Compose service';
 const ID = 'composeId';
@@ -95,6 +103,12 @@ function actionOutcome(state: Compose | null, data: ActionRequest & { reason: st
     : [{ type: 'ComposeActionFailed', data: { ...request, reason, composeStatus } }];
 }
 
+/** What a fetch found, recorded when it differs from the last one; nothing once the service is deleted. */
+function servicesFound(state: Compose | null, data: Id & { services: string[] }): ComposeEvent[] {
+  if (state === null || changes(state, { fetchedServices: data.services }) === null) return [];
+  return [{ type: 'ComposeServicesFound', data: { composeId: data.composeId, services: [...data.services] } }];
+}
+
 export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> = {
   name: 'compose',
   idField: ID,
@@ -114,6 +128,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'ComposeActionFailed':
       case 'ComposeStatusChanged':
         return state && { ...state, composeStatus: event.data.composeStatus };
+      case 'ComposeServicesFound': return state && { ...state, fetchedServices: event.data.services };
       default: return exhaustive(event);
     }
   },
@@ -148,6 +163,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
         const composeStatus = statusAfterDeployment(step, statusBefore);
         return state.composeStatus === composeStatus ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
       }
+      case 'RecordComposeServices': return servicesFound(state, command.data);
       default: return exhaustive(command);
     }
   },
