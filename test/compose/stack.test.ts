@@ -14,6 +14,7 @@ import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, removeStacks, served, stacks } from '../support/stacks.ts';
 import { ended } from '../support/deployments.ts';
+import { databaseCredentials } from '../support/databases.ts';
 
 describe('compose stacks on the real engine', () => {
   let berth: TestBerth;
@@ -182,5 +183,36 @@ volumes:
     await eventually('the stack and its secrets and configs to be removed', async () =>
       (await stacks.services(appName)).length === 0 && (await stacks.objects('secret', appName)).length === 0
       && (await stacks.objects('config', appName)).length === 0, 60_000);
+  });
+
+  it('holds the host ports its file publishes in the one namespace with databases\' external ports, from its deploy until its file or it goes', async () => {
+    const [held, published, moved] = [await freePort(), await freePort(), await freePort()];
+    const database = await berth.ok('dbgamma.create', { name: 'ports', appName: `ports-${held}`, projectId, ...databaseCredentials('dbgamma') });
+    const port = (externalPort: number) => ({ dbgammaId: database.dbgammaId, externalPort });
+    const databaseTakes = (externalPort: number) => berth.ok('dbgamma.saveExternalPort', port(externalPort));
+    const databaseIsRefused = (externalPort: number) => berth.refused('dbgamma.saveExternalPort', port(externalPort), 409, 'externalPort');
+    await databaseTakes(held);
+
+    // A file publishing the database's port fails before anything is brought up.
+    const { composeId, appName } = await stack({ composeFile: TWO_SERVICES, env: `PORT=${held}` });
+    const refused = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(refused.status, 'error');
+    assert.match(refused.reason, new RegExp(`the compose file publishes the host port ${held}/tcp, which another service holds`));
+    assert.deepEqual(await stacks.services(appName), []);
+
+    // Deployed, the stack holds its port: the database cannot have it.
+    await berth.ok('compose.update', { composeId, env: `PORT=${published}` });
+    const deployed = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployed.status, 'done', deployed.reason);
+    await databaseIsRefused(published);
+
+    // The file moved to another port: the old one is free once that deploy fetched it; after delete, every one is.
+    await berth.ok('compose.update', { composeId, env: `PORT=${moved}` });
+    const redeployed = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(redeployed.status, 'done', redeployed.reason);
+    await databaseTakes(published);
+    await databaseIsRefused(moved);
+    await berth.ok('compose.delete', { composeId });
+    await databaseTakes(moved);
   });
 });

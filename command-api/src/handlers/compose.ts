@@ -12,6 +12,7 @@ import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { release } from './reservations.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { composeRuntime } from './compose-runtime.ts';
@@ -36,7 +37,10 @@ const servicesOf = (compose: Compose): string[] => compose.sourceType === 'raw'
 export async function removeCompose(composeId: string, ctx: Context): Promise<Doc | null> {
   await load(ctx, composeId);
   const { before } = await ctx.execute(composeAggregate, composeId, { type: 'RemoveCompose', data: { composeId } });
-  if (before) await releaseAppName(ctx, before.appName, composeId);
+  if (before) {
+    await releaseAppName(ctx, before.appName, composeId);
+    for (const port of before.publishedPorts ?? []) await release(ctx, 'hostPort', port, composeId);
+  }
   return ctx.view(composeAggregate, before);
 }
 

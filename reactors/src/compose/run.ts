@@ -1,9 +1,11 @@
-// The compose work the deployer runs: fetch the file, record the services it names, then bring
-// it up as a stack or a compose project; and stop and delete on the engine.
+// The compose work the deployer runs: fetch the file, record the services it names and claim the
+// host ports it publishes, then bring it up as a stack or a compose project; and stop and delete on the engine.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serviceNames } from '@berth/shared/domain/compose/compose-file';
+import { publishedPorts } from '@berth/shared/domain/compose/ports';
 import type { ComposeDeps } from './deps.ts';
+import { readingTheFile } from './file-failure.ts';
 import { composeUp } from './container-compose.ts';
 import { removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
@@ -13,7 +15,8 @@ import type { ComposeActions, RunComposeDeployment } from './work.ts';
 export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
   return async (work) => {
     const fetched = await fetchComposeFile(deps, work.compose, work);
-    await work.servicesFound(serviceNames(fetched.text));
+    const ports = readingTheFile(() => publishedPorts(fetched.text, work.compose.env));
+    await work.fileFetched({ services: serviceNames(fetched.text), ports });
     work.signal.throwIfAborted();
     work.log(`Bringing up ${work.compose.appName} as a ${work.compose.composeType}`);
     if (work.compose.composeType === 'stack' && work.compose.command.trim()) {

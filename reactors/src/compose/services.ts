@@ -1,5 +1,5 @@
-// A compose service as the deployer runs it: read from its stream when its deployment starts; the
-// services its fetched file names are reported on its stream, caused by the deployment's event.
+// A compose service as the deployer runs it: read from its stream when its deployment starts; what
+// its fetched file names (services, host ports) is reported on its stream, caused by the deployment's event.
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import { composeAggregate, type Compose } from '@berth/shared/domain/compose/compose';
 import { envMap } from '@berth/shared/domain/compose/values';
@@ -8,6 +8,7 @@ import { load } from '@berth/shared/runtime/execute';
 import type { ComposeServices } from '../deployer/deployer.ts';
 import { openedIn } from '../deployer/secrets.ts';
 import type { Report } from '../runtime/report.ts';
+import { hostPortsOf } from './host-ports.ts';
 import type { RunComposeDeployment } from './work.ts';
 
 /** Env values long enough to be a password or key (templates generate 32 characters): masked in the log. */
@@ -21,14 +22,18 @@ export const secretsOfCompose = (compose: Compose, box: SecretBox): string[] => 
 export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment, report: Report): ComposeServices {
   return async (composeId, cause) => {
     const compose = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
-    const servicesFound = async (services: string[]) => {
-      await report(composeAggregate, composeId, { type: 'RecordComposeServices', data: { composeId, services } }, cause);
+    const fileFetched = async ({ services, ports }: { services: string[]; ports: string[] }) => {
+      const held = compose?.publishedPorts ?? [];
+      const hostPorts = hostPortsOf(report, composeId, cause);
+      await hostPorts.claim(held, ports);
+      await report(composeAggregate, composeId, { type: 'RecordFetchedFile', data: { composeId, services, ports } }, cause);
+      await hostPorts.release(held, ports);
     };
     return compose && {
       appName: compose.appName,
       status: compose.composeStatus,
       secrets: secretsOfCompose(compose, box),
-      run: (work) => run({ ...work, compose, servicesFound }),
+      run: (work) => run({ ...work, compose, fileFetched }),
     };
   };
 }

@@ -4,7 +4,6 @@
 // deployment with the engine's reason, and every service goes back to its previous spec.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { DomainError } from '@berth/shared/errors';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
@@ -15,6 +14,7 @@ import { foundInRepository } from '../deployer/repository-path.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
+import { readingTheFile } from './file-failure.ts';
 import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
 import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
@@ -29,13 +29,9 @@ function specOf(deps: ComposeDeps, compose: Compose, fetched: FetchedCompose): S
     const found = foundInRepository(fetched.dir, join(folder, path), 'file');
     return found === null ? null : readFileSync(found);
   };
-  try {
-    return stackSpec(fetched.text, { appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, dir: dirname(fetched.file), read });
-  } catch (error) {
-    // The issue names its field (composeFile): the reason says "the compose file" instead.
-    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${(error.issues[0]?.message ?? error.message).replace(/^composeFile: /, '')}`);
-    throw error;
-  }
+  return readingTheFile(() => stackSpec(fetched.text, {
+    appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, dir: dirname(fetched.file), read,
+  }));
 }
 
 export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {

@@ -9,8 +9,11 @@ export interface ComposeWork {
   readonly compose: Compose;
   readonly log: (line: string) => void;
   readonly signal: AbortSignal;
-  /** Records the services the fetched file names (what `allServices` answers for a git or forge source). */
-  readonly servicesFound: (services: string[]) => Promise<void>;
+  /**
+   * Records what the fetched file names: its services (what `allServices` answers for a git or forge
+   * source) and the host ports it publishes, which it claims first (see host-ports.ts).
+   */
+  readonly fileFetched: (found: { services: string[]; ports: string[] }) => Promise<void>;
 }
 
 export type RunComposeDeployment = (work: ComposeWork) => Promise<DeploymentResult>;

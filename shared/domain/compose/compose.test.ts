@@ -55,18 +55,22 @@ describe('compose decider', () => {
   it('refuses a suffix that would make names invalid, naming prefix', () => {
     given.when({ type: 'RandomizeCompose', data: { composeId: 'c1', suffix: 'a b' } }).thenFails('BAD_REQUEST', 'prefix');
   });
-  it('records the services a fetched file names when they differ from the last fetch, and nothing once deleted', () => {
-    const found: ComposeEvent = { type: 'ComposeServicesFound', data: { composeId: 'c1', services: ['web', 'db'] } };
-    given.when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web', 'db'] } }).then([found]);
+  it('records the services and host ports a fetched file names when they differ from the last fetch, and nothing once deleted', () => {
+    const fetched = (services: string[], ports: string[]) => ({ composeId: 'c1', services, ports });
+    const found: ComposeEvent = { type: 'ComposeFileFetched', data: fetched(['web', 'db'], ['8080/tcp']) };
+    given.when({ type: 'RecordFetchedFile', data: fetched(['web', 'db'], ['8080/tcp']) }).then([found]);
     spec.given([{ type: 'ComposeCreated', data: created }, found])
-      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web', 'db'] } }).then([]);
+      .when({ type: 'RecordFetchedFile', data: fetched(['web', 'db'], ['8080/tcp']) }).then([]);
     spec.given([{ type: 'ComposeCreated', data: created }, found])
-      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web'] } })
-      .then([{ type: 'ComposeServicesFound', data: { composeId: 'c1', services: ['web'] } }]);
+      .when({ type: 'RecordFetchedFile', data: fetched(['web'], ['8080/tcp']) })
+      .then([{ type: 'ComposeFileFetched', data: fetched(['web'], ['8080/tcp']) }]);
+    spec.given([{ type: 'ComposeCreated', data: created }, found])
+      .when({ type: 'RecordFetchedFile', data: fetched(['web', 'db'], []) })
+      .then([{ type: 'ComposeFileFetched', data: fetched(['web', 'db'], []) }]);
     spec.given([{ type: 'ComposeCreated', data: created }, { type: 'ComposeRemoved', data: { composeId: 'c1' } }])
-      .when({ type: 'RecordComposeServices', data: { composeId: 'c1', services: ['web'] } }).then([]);
+      .when({ type: 'RecordFetchedFile', data: fetched(['web'], []) }).then([]);
     const after = composeAggregate.evolve(composeAggregate.evolve(null, { type: 'ComposeCreated', data: created }), found);
-    assert.deepEqual(after?.fetchedServices, ['web', 'db']);
+    assert.deepEqual([after?.fetchedServices, after?.publishedPorts], [['web', 'db'], ['8080/tcp']]);
   });
   it('answers NOT_FOUND naming composeId once the service is removed', () => {
     spec.given([{ type: 'ComposeCreated', data: created }, { type: 'ComposeRemoved', data: { composeId: 'c1' } }])

@@ -41,6 +41,11 @@ export interface Compose {
    * `forge` service, whose text is not stored); absent before the first fetch.
    */
   fetchedServices?: string[];
+  /**
+   * The host ports (`<port>/<protocol>`) that file publishes: the service holds them in the one
+   * namespace of host ports (with databases' external ports and applications' published ports).
+   */
+  publishedPorts?: string[];
 }
 
 type Id = Pick<Compose, 'composeId'>;
@@ -59,10 +64,11 @@ export type ComposeCommand =
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
   | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
-  /** Reported by the compose reactor once a deployment has fetched the file: the services it names. */
-  | { type: 'RecordComposeServices'; data: Id & { services: string[] } };
+  /** Reported by the compose reactor once a deployment has fetched the file: the services it names, the host ports it publishes. */
+  | { type: 'RecordFetchedFile'; data: FetchedFile };
 
 type ActionRequest = Id & { action: Action; requestId: string };
+type FetchedFile = Id & { services: string[]; ports: string[] };
 
 export type ComposeEvent =
   | { type: 'ComposeCreated'; data: Compose }
@@ -76,7 +82,7 @@ export type ComposeEvent =
   | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
   | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status } }
   | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } }
-  | { type: 'ComposeServicesFound'; data: Id & { services: string[] } };
+  | { type: 'ComposeFileFetched'; data: FetchedFile };
 
 const LABEL = 'Compose service';
 const ID = 'composeId';
@@ -104,9 +110,9 @@ function actionOutcome(state: Compose | null, data: ActionRequest & { reason: st
 }
 
 /** What a fetch found, recorded when it differs from the last one; nothing once the service is deleted. */
-function servicesFound(state: Compose | null, data: Id & { services: string[] }): ComposeEvent[] {
-  if (state === null || changes(state, { fetchedServices: data.services }) === null) return [];
-  return [{ type: 'ComposeServicesFound', data: { composeId: data.composeId, services: [...data.services] } }];
+function fileFetched(state: Compose | null, { composeId, services, ports }: FetchedFile): ComposeEvent[] {
+  if (state === null || changes(state, { fetchedServices: services, publishedPorts: ports }) === null) return [];
+  return [{ type: 'ComposeFileFetched', data: { composeId, services: [...services], ports: [...ports] } }];
 }
 
 export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> = {
@@ -128,7 +134,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'ComposeActionFailed':
       case 'ComposeStatusChanged':
         return state && { ...state, composeStatus: event.data.composeStatus };
-      case 'ComposeServicesFound': return state && { ...state, fetchedServices: event.data.services };
+      case 'ComposeFileFetched': return state && { ...state, fetchedServices: event.data.services, publishedPorts: event.data.ports };
       default: return exhaustive(event);
     }
   },
@@ -163,7 +169,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
         const composeStatus = statusAfterDeployment(step, statusBefore);
         return state.composeStatus === composeStatus ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
       }
-      case 'RecordComposeServices': return servicesFound(state, command.data);
+      case 'RecordFetchedFile': return fileFetched(state, command.data);
       default: return exhaustive(command);
     }
   },

@@ -5,6 +5,7 @@ import { posix } from 'node:path';
 import { badRequest } from '../../errors.ts';
 import { configReferences, fileContent, secretReferences, type ReadComposeFile } from './stack-objects.ts';
 import { containerOptions, logDriver } from './stack-options.ts';
+import { portEntries } from './ports.ts';
 import type { RolloutConfig, StackMount, StackPort, StackServiceSpec, VolumeOptions } from './stack-spec.ts';
 import { asMap, bytes, envMap, labelMap, list, nanoseconds, pairs, words, type Map } from './values.ts';
 
@@ -95,21 +96,12 @@ function placement(value: unknown): StackServiceSpec['TaskTemplate']['Placement'
   };
 }
 
-function port(entry: unknown, context: ServiceContext): StackPort {
-  if (typeof entry === 'object' && entry !== null) {
-    const long = asMap(entry);
-    return {
-      Protocol: long.protocol === 'udp' ? 'udp' : 'tcp', TargetPort: Number(long.target),
-      ...(long.published !== undefined && { PublishedPort: Number(long.published) }), PublishMode: long.mode === 'host' || long.mode === 'ingress' ? long.mode : context.publishMode,
-    };
-  }
-  const [mapping = '', protocol] = String(entry).split('/');
-  const parts = mapping.split(':');
-  const target = Number(parts.at(-1));
-  const published = parts.length > 1 ? Number(parts.at(-2)) : undefined;
-  if (!Number.isInteger(target) || (published !== undefined && !Number.isInteger(published))) throw badRequest('composeFile', `port "${String(entry)}" is not HOST:CONTAINER`);
-  return { Protocol: protocol === 'udp' ? 'udp' : 'tcp', TargetPort: target, ...(published !== undefined && { PublishedPort: published }), PublishMode: context.publishMode };
-}
+/** A `ports` entry as the orchestrator publishes it: without a `mode` of its own, as the stack is configured. */
+const ports = (entry: unknown, context: ServiceContext, where: string): StackPort[] =>
+  portEntries(entry, `${where}.ports`).map((port) => ({
+    Protocol: port.protocol, TargetPort: port.target, ...(port.published !== undefined && { PublishedPort: port.published }),
+    PublishMode: port.mode ?? context.publishMode,
+  }));
 
 const CONDITIONS = { none: 'none', 'on-failure': 'on-failure', any: 'any' } as const;
 
@@ -128,7 +120,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
   const health = asMap(body.healthcheck);
   const networks = Array.isArray(body.networks) ? body.networks.map(String) : Object.keys(asMap(body.networks));
   const labels = { ...labelMap(deploy.labels), ...context.labels };
-  const ports = list(body.ports).map((entry) => port(entry, context));
+  const published = list(body.ports).flatMap((entry) => ports(entry, context, where));
   return {
     Name: `${context.namespace}_${name}`,
     Labels: labels,
@@ -178,8 +170,8 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
     ...(deploy.update_config !== undefined && { UpdateConfig: rollout(deploy.update_config, `${where}.deploy.update_config`) }),
     ...(deploy.rollback_config !== undefined && { RollbackConfig: rollout(deploy.rollback_config, `${where}.deploy.rollback_config`) }),
     // `dnsrr`: the service's name resolves to its tasks' addresses, with no virtual IP in front.
-    ...((ports.length > 0 || deploy.endpoint_mode !== undefined) && {
-      EndpointSpec: { ...(deploy.endpoint_mode !== undefined && { Mode: deploy.endpoint_mode === 'dnsrr' ? 'dnsrr' : 'vip' }), Ports: ports },
+    ...((published.length > 0 || deploy.endpoint_mode !== undefined) && {
+      EndpointSpec: { ...(deploy.endpoint_mode !== undefined && { Mode: deploy.endpoint_mode === 'dnsrr' ? 'dnsrr' : 'vip' }), Ports: published },
     }),
   };
 }

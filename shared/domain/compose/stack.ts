@@ -8,7 +8,7 @@ import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
 import { unusedKeys } from './stack-options.ts';
 import { serviceSpec, type ServiceContext } from './stack-service.ts';
 import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec, type VolumeOptions } from './stack-spec.ts';
-import { asMap, envMap, interpolate, labelMap, type Map } from './values.ts';
+import { asMap, envMap, interpolateAll, labelMap, type Map } from './values.ts';
 
 export interface StackOptions {
   readonly appName: string;
@@ -25,20 +25,12 @@ const TOP_LEVEL = new Set(['version', 'name', 'services', 'networks', 'volumes',
 
 const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Interpolates every string of the parsed file (keys stay as written). */
-function interpolated(value: unknown, env: Record<string, string>): unknown {
-  if (typeof value === 'string') return interpolate(value, env);
-  if (Array.isArray(value)) return value.map((item) => interpolated(item, env));
-  if (isMap(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolated(item, env)]));
-  return value;
-}
-
 export function stackSpec(text: string, options: StackOptions): StackSpec {
   const problem = composeFileProblem(text);
   if (problem) throw badRequest('composeFile', problem);
   if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
   const env = envMap(options.env);
-  const file = interpolated(parse(text, { merge: true }), env) as Map;
+  const file = asMap(interpolateAll(parse(text, { merge: true }), env));
   const namespace = options.appName;
   const labels = { [NAMESPACE_LABEL]: namespace };
   const scoped = (name: string) => `${namespace}_${name}`;

@@ -27,6 +27,14 @@ export function interpolate(text: string, env: Readonly<Record<string, string>>)
   });
 }
 
+/** Interpolates every string of a parsed file (keys stay as written). */
+export function interpolateAll(value: unknown, env: Readonly<Record<string, string>>): unknown {
+  if (typeof value === 'string') return interpolate(value, env);
+  if (Array.isArray(value)) return value.map((item) => interpolateAll(item, env));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateAll(item, env)]));
+  return value;
+}
+
 /** An env text (`NAME=value` a line, `#` comments) as a map. */
 export function envMap(text: string | null | undefined): Record<string, string> {
   const map: Record<string, string> = {};
