@@ -1,6 +1,6 @@
 // The proxy reads every application's file from one folder and keeps the first definition of a
-// name: a configuration that defines a name Berth writes for an application, or one another
-// application's configuration defines, is refused, naming proxyConfig, and appends nothing.
+// name: a configuration that defines a name Berth writes for an application (400), or one another
+// application's configuration defines (409), is refused, naming proxyConfig, and appends nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
@@ -38,9 +38,20 @@ describe('names in a proxy configuration', () => {
     const second = await create('second');
     const shared = router('storefront', `${first.appName}-service`);
     await berth.ok('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: shared });
-    const refused = await berth.refused('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('storefront', `${second.appName}-service`) }, 400, 'proxyConfig');
+    const refused = await berth.refused('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('storefront', `${second.appName}-service`) }, 409, 'proxyConfig');
     assert.match(refused.message, /http\.routers\.storefront: another application's proxy configuration already defines this name/);
     await berth.ok('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: shared }); // its own again is no clash
     await berth.refused('application.updateProxyConfig', { applicationId: 'nope', proxyConfig: shared }, 404, 'applicationId');
+    // The name goes with the configuration that defined it: then the other application may define it.
+    await berth.ok('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: router('elsewhere', `${first.appName}-service`) });
+    await berth.ok('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('storefront', `${second.appName}-service`) });
+  });
+
+  it('claims no name for a configuration the proxy would refuse', async () => {
+    const first = await create('invalid');
+    const second = await create('valid');
+    const refused = `http:\n  routers:\n    claimed-or-not:\n      rule: Host(\`x.test\`)\n      service: s\n      unknownKey: 1\n`;
+    await berth.refused('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: refused }, 400, 'proxyConfig');
+    await berth.ok('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('claimed-or-not', `${second.appName}-service`) });
   });
 });

@@ -80,6 +80,18 @@ describe('races on the rules the log decides', () => {
     assert.equal((await berth.ok('application.one', { applicationId })).security.length, 1);
   });
 
+  it('one proxy name: applications defining the same router at once, one wins; freed when its application goes', async () => {
+    const applications = await times(RACERS, application);
+    const proxyConfig = 'http:\n  routers:\n    storefront:\n      rule: Host(`shop.test`)\n      service: noop@internal\n';
+    const answers = await Promise.all(applications.map((applicationId) => berth.call('application.updateProxyConfig', { applicationId, proxyConfig })));
+    oneWinner(answers, 'proxyConfig');
+    assert.equal(await claimsOf('proxyName:http.routers.storefront'), 1);
+    const winner = applications[answers.findIndex((answer) => answer.status === 200)]!;
+    const loser = applications.find((applicationId) => applicationId !== winner)!;
+    await berth.ok('application.delete', { applicationId: winner });
+    await berth.ok('application.updateProxyConfig', { applicationId: loser, proxyConfig });
+  });
+
   it('one appName: services renamed to it at once, one wins', async () => {
     const applications = await times(RACERS, application);
     const answers = await Promise.all(applications.map((applicationId) => berth.call('application.update', { applicationId, appName: 'the-one' })));

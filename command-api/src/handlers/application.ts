@@ -15,7 +15,7 @@ import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { sealedOrNull, updateApplication } from './application-update.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
-import { mustNotClashAcrossApplications } from './proxy-config.ts';
+import { releaseProxyNames, withProxyNames } from './proxy-config.ts';
 import { applicationRuntime } from './application-runtime.ts';
 import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 
@@ -30,7 +30,10 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
   await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
   await removeChildrenOf(applicationId, ctx);
   const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
-  if (before) await releaseAppName(ctx, before.appName, applicationId);
+  if (before) {
+    await releaseAppName(ctx, before.appName, applicationId);
+    await releaseProxyNames(ctx, applicationId, before.proxyConfig);
+  }
   if (before?.registryId) await stopUsing(ctx, 'registry', before.registryId, applicationId);
   return ctx.view(applicationAggregate, before);
 }
@@ -75,10 +78,8 @@ export const application: GroupHandlers<typeof contract.application> = {
   removeSSHKey: act((input) => ({ type: 'RemoveSSHKey', data: input })),
   refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
-  updateProxyConfig: act(async (input, ctx) => {
-    await mustNotClashAcrossApplications(input.applicationId, input.proxyConfig, ctx);
-    return { type: 'UpdateProxyConfig', data: input };
-  }),
+  updateProxyConfig: (input, ctx) =>
+    withProxyNames(input.applicationId, input.proxyConfig, ctx, () => act((data: typeof input) => ({ type: 'UpdateProxyConfig', data }))(input, ctx)),
   ...applicationRuntime,
   readProxyConfig: async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');

@@ -1,17 +1,27 @@
 // A proxy configuration is checked against the other applications' before it is decided: the
 // proxy keeps one definition of a name across all files, so a name another application's file
-// defines (by Berth or by its user) would silently replace one of the two. Read from the read
-// models: two concurrent saves of the same new name may both pass.
+// defines (by Berth or by its user) would silently replace one of the two. The names a user's
+// configuration defines are claimed in the log, so two concurrent saves of one name cannot both
+// win; the stored configurations are read too, for those saved before names were claimed. Berth's
+// own names follow the other applications' appNames, read from the read models.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
-import { mustNotClashWithOthers } from '@berth/shared/domain/application/proxy-config';
+import { checkProxyConfig, definedNames, mustNotClashWithOthers } from '@berth/shared/domain/application/proxy-config';
 import type { Context } from '../context.ts';
+import { moveNames, release } from './reservations.ts';
 
-/** BAD_REQUEST naming proxyConfig when `proxyConfig` defines a name that another application's file holds. */
-export async function mustNotClashAcrossApplications(applicationId: string, proxyConfig: string, ctx: Context): Promise<void> {
+/** Applies `save` of `proxyConfig` once its names are the application's alone; BAD_REQUEST or CONFLICT naming proxyConfig when one is another's. */
+export async function withProxyNames<T>(applicationId: string, proxyConfig: string, ctx: Context, save: () => Promise<T>): Promise<T> {
   // An unknown application is NOT_FOUND whatever the text.
-  await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  const current = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  // A text the decider would refuse claims nothing: it is refused before, as the decider would.
+  checkProxyConfig(proxyConfig, current.appName);
   const others = (await ctx.infra.readStore.all(applicationAggregate.name))
     .filter((doc) => doc.applicationId !== applicationId)
     .map((doc) => ({ appName: String(doc.appName), proxyConfig: typeof doc.proxyConfig === 'string' ? doc.proxyConfig : null }));
   mustNotClashWithOthers(proxyConfig, others);
+  return moveNames(ctx, 'proxyName', definedNames(current.proxyConfig), definedNames(proxyConfig), applicationId, save, 'proxyConfig');
 }
+
+/** Lets go of the names a deleted application's configuration held. */
+export const releaseProxyNames = (ctx: Context, applicationId: string, proxyConfig: string | null | undefined) =>
+  Promise.all(definedNames(proxyConfig).map((name) => release(ctx, 'proxyName', name, applicationId)));

@@ -44,6 +44,32 @@ export const moveName = <T>(
   apply: () => Promise<T>, field: string = scope,
 ): Promise<T> => moving(current, next, (name) => claim(ctx, scope, name, owner, field), (name) => release(ctx, scope, name, owner), apply);
 
+/**
+ * Applies a change that moves a record from one set of unique names to another: the names it
+ * gains are claimed first (if one is refused, or the change fails, those just claimed are let go),
+ * and the ones it loses are let go after.
+ */
+export async function moveNames<T>(
+  ctx: Context, scope: Scope, current: readonly string[], next: readonly string[], owner: string,
+  apply: () => Promise<T>, field: string = scope,
+): Promise<T> {
+  const taken: string[] = [];
+  const letGo = (names: readonly string[]) => Promise.all(names.map((name) => release(ctx, scope, name, owner)));
+  let result: T;
+  try {
+    for (const name of next.filter((name) => !current.includes(name))) {
+      await claim(ctx, scope, name, owner, field);
+      taken.push(name);
+    }
+    result = await apply();
+  } catch (error) {
+    await letGo(taken);
+    throw error;
+  }
+  await letGo(current.filter((name) => !next.includes(name)));
+  return result;
+}
+
 /** A host port as reserved: the port and its protocol (a database's external port is TCP). */
 export const hostPort = (port: number, protocol = 'tcp') => `${port}/${protocol}`;
 

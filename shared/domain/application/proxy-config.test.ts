@@ -4,8 +4,8 @@ import { DomainError } from '../../errors.ts';
 import { mustNotClashWithOthers } from './proxy-config.ts';
 
 const bank = { appName: 'bank-def456', proxyConfig: 'http:\n  routers:\n    web:\n      rule: Host(`bank.test`)\n      service: bank-def456-service\n' };
-const refusedFor = (text: string, fault: RegExp) => assert.throws(() => mustNotClashWithOthers(text, [bank]),
-  (error: unknown) => error instanceof DomainError && error.code === 'BAD_REQUEST' && error.issues[0]?.path === 'proxyConfig' && fault.test(error.message));
+const refusedFor = (text: string, fault: RegExp, code = 'BAD_REQUEST') => assert.throws(() => mustNotClashWithOthers(text, [bank]),
+  (error: unknown) => error instanceof DomainError && error.code === code && error.issues[0]?.path === 'proxyConfig' && fault.test(error.message));
 
 describe('a proxy configuration among the other applications\'', () => {
   it('refuses the service or basic-auth middleware Berth writes for another application', () => {
@@ -15,7 +15,7 @@ describe('a proxy configuration among the other applications\'', () => {
     refusedFor('http:\n  middlewares:\n    bank-def456-redirect-1:\n      redirectScheme:\n        scheme: https\n', /bank-def456-redirect-1: .*redirect middlewares/);
   });
   it('refuses a name another application\'s configuration defines of the same kind', () => {
-    refusedFor('http:\n  routers:\n    web:\n      rule: Host(`shop.test`)\n      service: s\n', /http\.routers\.web: another application's proxy configuration already defines this name/);
+    refusedFor('http:\n  routers:\n    web:\n      rule: Host(`shop.test`)\n      service: s\n', /http\.routers\.web: another application's proxy configuration already defines this name/, 'CONFLICT');
   });
   it('accepts the same name of another kind or protocol, a reference to another application\'s names, and any name beside an unreadable configuration', () => {
     mustNotClashWithOthers('tcp:\n  routers:\n    web:\n      rule: HostSNI(`*`)\n      service: s\n  services:\n    web:\n      loadBalancer:\n        servers: [{address: "x:1"}]\n', [bank]);

@@ -4,7 +4,7 @@
 // keeps only the first definition of a name, so a name Berth writes, or one another application's
 // file defines, is refused too: it would silently replace one of the two.
 import { parseDocument } from 'yaml';
-import { badRequest } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { berthPartNamed } from './proxy-names.ts';
 import { isMap, proxyStructureFault } from './proxy-schema.ts';
 
@@ -26,7 +26,7 @@ function definedIn(config: unknown): Defined[] {
 }
 
 /** What a text defines; nothing when it does not parse (the decider refuses it, naming why). */
-function definedInText(text: string | null): Defined[] {
+function definedInText(text: string | null | undefined): Defined[] {
   if (!text) return [];
   try {
     const document = parseDocument(text);
@@ -57,13 +57,19 @@ export function checkProxyConfig(text: string, appName: string): string {
   return text;
 }
 
-/** BAD_REQUEST naming proxyConfig when the text defines a name Berth writes for another application, or one another application's configuration defines. */
+/** Where a text defines its routers, services and middlewares (`http.routers.web`): the names it claims. */
+export const definedNames = (text: string | null | undefined): string[] => definedInText(text).map(({ path }) => path);
+
+/**
+ * BAD_REQUEST naming proxyConfig when the text defines a name Berth writes for another
+ * application; CONFLICT when another application's configuration defines one of its names.
+ */
 export function mustNotClashWithOthers(text: string, others: readonly OtherApplication[]): void {
   const defined = definedInText(text);
   mustNotUseBerthNames(defined, others.map((other) => other.appName));
   const taken = new Set(others.flatMap((other) => definedInText(other.proxyConfig).map(({ path }) => path)));
   const clash = defined.find(({ path }) => taken.has(path));
   if (clash) {
-    throw badRequest('proxyConfig', `${clash.path}: another application's proxy configuration already defines this name, and the proxy would keep only one of the two; choose another name`);
+    throw conflict(`${clash.path}: another application's proxy configuration already defines this name, and the proxy would keep only one of the two; choose another name`, 'proxyConfig');
   }
 }

@@ -21,8 +21,10 @@ export type ReservationEvent =
  * `hostPort` names `<port>/<protocol>`: database external ports and application published ports
  * share the host's ports. `basicAuth` names `<applicationId>/<username>`. `backupFolder` names
  * `<destinationId>/<folder>`: two backups in one folder would prune each other's objects.
+ * `proxyName` names `<protocol>.<kind>.<name>` (`http.routers.web`): the proxy keeps one definition
+ * of a name across every application's file.
  */
-export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder', name: string) => `${scope}:${name}`;
+export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName', name: string) => `${scope}:${name}`;
 
 export const reservationAggregate: Aggregate<Reservation, ReservationCommand, ReservationEvent> = {
   name: 'reservation',
