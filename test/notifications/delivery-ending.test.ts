@@ -1,5 +1,5 @@
 // The decisions behind ending a delivery early: whether a subscription as it stands now still takes
-// an event, and a delivery that ends only while it is still retrying.
+// an event, a delivery that ends only while it is still retrying, and each attempt recorded once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Sealed } from '@berth/shared/crypto/secrets';
@@ -37,5 +37,14 @@ describe('ending a delivery', () => {
     const delivered = fold(deliveryAggregate, [attempted(true), { type: 'DeliverySucceeded', data: { deliveryId: 's1.e1' } }]);
     assert.deepEqual(deliveryAggregate.decide(end, delivered), []);
     assert.deepEqual(deliveryAggregate.decide(end, null), []);
+  });
+
+  it('records an attempt once: the same attempt made again (after a crash, by a second process) appends nothing', () => {
+    const retrying = fold(deliveryAggregate, [attempted(false)]);
+    const { attempt, ...delivery } = (attempted(false) as Extract<DeliveryEvent, { type: 'DeliveryAttempted' }>).data;
+    const again = { type: 'RecordAttempt' as const, data: { ...delivery, attempt: { ...attempt, at: '2026-01-01T00:00:05.000Z', status: 204, ok: true, reason: null }, last: false } };
+    assert.deepEqual(deliveryAggregate.decide(again, retrying), []);
+    const next = { ...again, data: { ...again.data, attempt: { ...again.data.attempt, attempt: 2 } } };
+    assert.deepEqual(deliveryAggregate.decide(next, retrying).map((event) => event.type), ['DeliveryAttempted', 'DeliverySucceeded']);
   });
 });

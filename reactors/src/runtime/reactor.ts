@@ -2,6 +2,8 @@
 // one at a time in log order, different streams at once; an event id already handled here is
 // skipped (the bus delivers at least once), and every handler is idempotent against the log too,
 // since its reports go through the deciders, which append nothing for what already happened.
+// A reactor whose work outlasts a handler's turn (waits of minutes) takes up on start what the log
+// shows it left unfinished, and ends those waits when it stops, so a stop is prompt and loses nothing.
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Bus, Consumer } from '@berth/shared/ports/bus';
 import { addNewest } from '@berth/shared/bounded';
@@ -12,6 +14,13 @@ export interface Reactor {
   /** Only events of this aggregate; every event when left out. */
   readonly aggregate?: string;
   handle(event: RecordedEvent): Promise<void>;
+  /**
+   * Before the consumer starts: takes up the work the log shows a stopped or killed process left
+   * unfinished, which the bus may never hand out again (the in-process bus does not outlive its process).
+   */
+  start?(): Promise<void>;
+  /** With the consumer's stop: ends the handlers' waits, and resolves once none of its work runs. */
+  stop?(): Promise<void>;
 }
 
 const REMEMBERED = 10_000;
@@ -27,7 +36,8 @@ export async function runReactor(bus: Bus, reactor: Reactor, onError: (error: un
     void next.catch(() => {}).finally(() => { if (lanes.get(event.stream) === next) lanes.delete(event.stream); });
     return next;
   };
-  return bus.consume(reactor.name, async ({ event }) => {
+  await reactor.start?.();
+  const consumer = await bus.consume(reactor.name, async ({ event }) => {
     if (handled.has(event.id)) return;
     try {
       await inLane(event);
@@ -36,5 +46,12 @@ export async function runReactor(bus: Bus, reactor: Reactor, onError: (error: un
       throw error; // comes back with back-off
     }
     addNewest(handled, event.id, REMEMBERED);
-  }, { aggregate: reactor.aggregate, concurrency: CONCURRENCY });
+  }, { aggregate: reactor.aggregate, concurrency: CONCURRENCY }).catch(async (error: unknown) => {
+    await reactor.stop?.();
+    throw error;
+  });
+  return {
+    // The reactor's waits end first: a bus that waits for its handlers (JetStream) is not held by them.
+    stop: async () => { await Promise.all([reactor.stop?.(), consumer.stop()]); },
+  };
 }

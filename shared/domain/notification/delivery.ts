@@ -55,6 +55,8 @@ export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEve
         // A delivery that has ended takes no more attempts (a redelivered event changes nothing).
         if (state && state.status !== 'pending') return [];
         const { last, ...data } = command.data;
+        // An attempt already recorded (made again after a crash, or by a second process) is recorded once.
+        if (state && state.attempts.some((recorded) => recorded.attempt === data.attempt.attempt)) return [];
         const attempted = { type: 'DeliveryAttempted' as const, data };
         if (data.attempt.ok) return [attempted, { type: 'DeliverySucceeded', data: { deliveryId: data.deliveryId } }];
         if (last) return [attempted, { type: 'DeliveryFailed', data: { deliveryId: data.deliveryId, reason: data.attempt.reason ?? 'failed' } }];
