@@ -68,9 +68,9 @@ describe('container-compose on the real engine', () => {
     assert.deepEqual(containers(appName), []);
 
     await berth.ok('compose.delete', { composeId });
-    await eventually('the project and its deployment records to be removed', async () =>
-      containers(appName, true).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
-    assert.equal(docker('network', 'ls', '-q', '--filter', `label=com.docker.compose.project=${appName}`), '');
+    // The network goes after the containers, a moment later.
+    await eventually('the project, its network and its deployment records to be removed', async () => containers(appName, true).length === 0
+      && labelled('network', appName).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
   });
 
   it("brings the project up with the service's own command in place of the default one, and says so in the log", async () => {
@@ -117,9 +117,8 @@ describe('container-compose on the real engine', () => {
     repo.commit({ 'web-only.yml': WEB_ONLY }, 'a file with web only');
     await berth.ok('compose.update', { composeId, composePath: 'web-only.yml' });
     await berth.ok('compose.delete', { composeId });
-    await eventually('the project to be removed', async () =>
-      containers(appName, true).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
-    assert.deepEqual(labelled('network', appName), []);
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0
+      && labelled('network', appName).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
     assert.equal(labelled('volume', appName).length, 1, 'the named volume is kept, as `down` without -v keeps it');
   });
 
@@ -138,8 +137,8 @@ describe('container-compose on the real engine', () => {
     assert.equal(containers(appName, true).length, 2, 'stop keeps the containers');
 
     await berth.ok('compose.delete', { composeId });
-    await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
-    assert.deepEqual(labelled('network', appName), []);
+    // The network goes after the containers, a moment later.
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0 && labelled('network', appName).length === 0, 60_000);
   });
 
   it('lists the services of the file a git compose service last fetched: none before its first deploy', async () => {
