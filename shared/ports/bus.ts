@@ -28,6 +28,13 @@ export interface Bus {
   consume(name: string, handle: (delivery: Delivery) => Promise<void>, options?: ConsumerOptions): Promise<Consumer>;
   /** Events each durable consumer has not acknowledged yet (delivered or not), by consumer name. */
   pending(): Promise<Map<string, number>>;
+  /**
+   * Left out by a bus that keeps what it took across restarts. One that does not outlive its
+   * process answers the position through which every consumer acknowledged every event it took (at
+   * most `published`, the last it took): the relay keeps its checkpoint there, so a restart
+   * publishes again what was not handled, and nothing is lost with the process.
+   */
+  acknowledgedThrough?(published: number): number;
   /** Resolves while the bus can be reached, rejects saying why not (readiness). */
   check(): Promise<void>;
   close(): Promise<void>;

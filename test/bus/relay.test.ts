@@ -38,6 +38,36 @@ describe('relay', () => {
     await berth.stop();
   });
 
+  it('publishes again after a restart what a consumer of the in-process bus had not acknowledged, and not what it had', async () => {
+    const first = await relayRun(undefined);
+    const store = first.berth.infrastructure.eventStore;
+    for (let n = 0; n < 5; n++) await store.append(`project-${newId()}`, [appended(n)], 'no_stream');
+    // Handles the first two; the third never ends (the process goes before it does).
+    const handled: number[] = [];
+    let stuck = (_: unknown) => {};
+    const reachedThird = new Promise((resolve) => { stuck = resolve; });
+    const consumer = await (await first.berth.infrastructure.bus()).consume('relay_inflight', async ({ event }) => {
+      if (event.position >= 3) {
+        stuck(null);
+        return new Promise<void>(() => {});
+      }
+      handled.push(event.position);
+    });
+    await reachedThird;
+    await first.berth.stop();
+    await consumer.stop();
+
+    const second = await launch(first.config);
+    const got = collector();
+    const resumed = await (await second.infrastructure.bus()).consume('relay_inflight', got.handle);
+    await got.until(3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(handled, [1, 2]);
+    assert.deepEqual(got.deliveries.map((d) => d.event.position), [3, 4, 5]);
+    await resumed.stop();
+    await second.stop();
+  });
+
   it('resumes from its checkpoint after a restart: nothing published twice, nothing missed (NATS)', async () => {
     const nats = await startNats();
     try {

@@ -1,7 +1,8 @@
 // The in-process bus of the embedded default: every role in one process, nothing to run beside.
 // It keeps the events that some consumer has not acknowledged yet, so a consumer that starts (or
-// resumes) after a publish still receives them; it does not survive the process (the reactors
-// recover what was in flight from the log on start, see reactors/src/runtime).
+// resumes) after a publish still receives them. It does not survive the process: the relay keeps
+// its checkpoint where every consumer acknowledged (acknowledgedThrough), so after a restart the
+// events in flight are published again.
 import type { RecordedEvent } from '../../events/event.ts';
 import { backoffFor, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
 import { Signal, untilAny } from '../signal.ts';
@@ -106,6 +107,13 @@ export class MemoryBus implements Bus {
   }
 
   async check(): Promise<void> {}
+
+  acknowledgedThrough(published: number): number {
+    let low = this.base + this.log.length;
+    for (const cursor of this.cursors.values()) low = Math.min(low, cursor.next, ...cursor.unacked);
+    const first = this.log[low - this.base];
+    return first ? Math.min(first.position - 1, published) : published;
+  }
 
   /** Drops the events every consumer has acknowledged. */
   private trim(): void {
