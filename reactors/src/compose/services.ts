@@ -8,6 +8,7 @@ import { load } from '@berth/shared/runtime/execute';
 import type { ComposeServices } from '../deployer/deployer.ts';
 import { openedIn } from '../deployer/secrets.ts';
 import type { Report } from '../runtime/report.ts';
+import { DeploymentFailure } from '../deployer/env.ts';
 import { hostPortsOf } from './host-ports.ts';
 import type { RunComposeDeployment } from './work.ts';
 
@@ -26,7 +27,12 @@ export function composeServices(eventStore: EventStore, box: SecretBox, run: Run
       const held = compose?.publishedPorts ?? [];
       const hostPorts = hostPortsOf(report, composeId, cause);
       await hostPorts.claim(held, ports);
-      await report(composeAggregate, composeId, { type: 'RecordFetchedFile', data: { composeId, services, ports } }, cause);
+      const { after } = await report(composeAggregate, composeId, { type: 'RecordFetchedFile', data: { composeId, services, ports } }, cause);
+      if (after === null) {
+        // Deleted meanwhile: what it held, and what was just claimed for it, is let go.
+        await hostPorts.release([...new Set([...held, ...ports])]);
+        throw new DeploymentFailure('the service was deleted');
+      }
       await hostPorts.release(held, ports);
     };
     return compose && {
