@@ -46,6 +46,7 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
     secrets: new SecretBox(randomBytes(32)),
     records: {
       registry: async (id) => registries.get(id) ?? null,
+      registries: async () => [...registries.values()],
       ports: async (id) => ports.get(id) ?? [],
       redirects: async (id) => redirects.get(id) ?? [],
       securities: async (id) => securities.get(id) ?? [],

@@ -10,6 +10,7 @@ import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
+import { registryLogins } from './registries.ts';
 
 const NO_SIGNAL = new AbortController().signal;
 const quiet = () => {};
@@ -26,9 +27,15 @@ export async function composeTool(installed: (command: string) => Promise<boolea
 
 async function compose(deps: ComposeDeps, record: Compose, file: string, args: string[], job: { signal: AbortSignal; log: (line: string) => void }) {
   const [command, ...prefix] = await composeTool();
+  // Images in the registries Berth knows are pulled with their logins.
+  const logins = await registryLogins(deps);
   // The service's env is what the file's ${VARIABLES} are interpolated from, as a shell's would be.
-  const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost };
-  return runTool(command!, [...prefix, '-p', record.appName, '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
+  const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost, ...(logins && { DOCKER_CONFIG: logins.dir }) };
+  try {
+    return await runTool(command!, [...prefix, '-p', record.appName, '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
+  } finally {
+    await logins?.remove();
+  }
 }
 
 /** What a deploy asks of the compose tool when the service has no `command` of its own. */

@@ -15,6 +15,7 @@ import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import { readingTheFile } from './file-failure.ts';
+import { registryAuthFor } from './registries.ts';
 import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
 import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
@@ -42,7 +43,9 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
   const services = await withObjects(deps, spec, work.log);
   const before = await Promise.all(services.map((service) => deps.engine.inspectService(service.Name)));
   // The stack's services roll out together; the engine's stack spec shapes are its service specs.
-  const outcomes = await Promise.allSettled(services.map((service) => rollOut(deps, service as unknown as ServiceSpec, undefined, work)));
+  // An image in a registry Berth knows is pulled with its login.
+  const outcomes = await Promise.allSettled(services.map(async (service) =>
+    rollOut(deps, service as unknown as ServiceSpec, await registryAuthFor(deps, service.TaskTemplate.ContainerSpec.Image), work)));
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failed) {
     // The deployment fails (or was cancelled) as a whole: the services that did roll out go back

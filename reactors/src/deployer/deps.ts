@@ -27,6 +27,8 @@ export interface DeployerSettings {
 /** The records read beside an application; each list oldest first. */
 export interface DeployerRecords {
   registry(registryId: string): Promise<Registry | null>;
+  /** Every registry Berth knows: a compose file's images are pulled with the logins of theirs. */
+  registries(): Promise<Registry[]>;
   ports(applicationId: string): Promise<Port[]>;
   redirects(applicationId: string): Promise<Redirect[]>;
   securities(applicationId: string): Promise<Security[]>;
@@ -51,6 +53,7 @@ export function recordsOf(readStore: ReadStore): DeployerRecords {
     oldestFirst<T>(await readStore.find(collection, 'applicationId', applicationId));
   return {
     registry: async (registryId) => (await readStore.get('registry', registryId)) as Registry | null,
+    registries: async () => oldestFirst<Registry>(await readStore.all('registry')),
     ports: childrenOf<Port>('port'),
     redirects: childrenOf<Redirect>('redirect'),
     securities: childrenOf<Security>('security'),
