@@ -92,6 +92,19 @@ describe('races on the rules the log decides', () => {
     await berth.ok('application.updateProxyConfig', { applicationId: loser, proxyConfig });
   });
 
+  it('proxy configurations saved on one application at once leave claimed only the names the stored one defines', async () => {
+    const [applicationId, other] = [await application(), await application()];
+    const named = (i: number) => `http:\n  routers:\n    router-${i}-${applicationId}:\n      rule: Host(\`r${i}.test\`)\n      service: noop@internal\n`;
+    const answers = await times(20, (i) => berth.call('application.updateProxyConfig', { applicationId, proxyConfig: named(i) }));
+    assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 409), JSON.stringify(answers.map((a) => a.status)));
+    const stored = (await berth.ok('application.one', { applicationId })).proxyConfig as string;
+    for (let i = 0; i < 20; i++) {
+      if (named(i) === stored) continue;
+      // A name the stored configuration does not define is free for another application.
+      await berth.ok('application.updateProxyConfig', { applicationId: other, proxyConfig: named(i) });
+    }
+  });
+
   it('one appName: services renamed to it at once, one wins', async () => {
     const applications = await times(RACERS, application);
     const answers = await Promise.all(applications.map((applicationId) => berth.call('application.update', { applicationId, appName: 'the-one' })));

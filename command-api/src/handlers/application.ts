@@ -79,7 +79,8 @@ export const application: GroupHandlers<typeof contract.application> = {
   refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: (input, ctx) =>
-    withProxyNames(input.applicationId, input.proxyConfig, ctx, () => act((data: typeof input) => ({ type: 'UpdateProxyConfig', data }))(input, ctx)),
+    withProxyNames(input.applicationId, input.proxyConfig, ctx, (replacing) =>
+      act((data: typeof input) => ({ type: 'UpdateProxyConfig', data: { ...data, replacing } }))(input, ctx)),
   ...applicationRuntime,
   readProxyConfig: async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');

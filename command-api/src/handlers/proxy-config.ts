@@ -9,8 +9,13 @@ import { checkProxyConfig, definedNames, mustNotClashWithOthers } from '@berth/s
 import type { Context } from '../context.ts';
 import { moveNames, release } from './reservations.ts';
 
-/** Applies `save` of `proxyConfig` once its names are the application's alone; BAD_REQUEST or CONFLICT naming proxyConfig when one is another's. */
-export async function withProxyNames<T>(applicationId: string, proxyConfig: string, ctx: Context, save: () => Promise<T>): Promise<T> {
+/**
+ * Applies `save` of `proxyConfig` once its names are the application's alone; BAD_REQUEST or
+ * CONFLICT naming proxyConfig when one is another's. `save` gets the configuration the names were
+ * checked against, for its decider to refuse the save if another came between (its names would
+ * stay claimed, let go by neither).
+ */
+export async function withProxyNames<T>(applicationId: string, proxyConfig: string, ctx: Context, save: (replacing: string | null) => Promise<T>): Promise<T> {
   // An unknown application is NOT_FOUND whatever the text.
   const current = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
   // A text the decider would refuse claims nothing: it is refused before, as the decider would.
@@ -19,7 +24,8 @@ export async function withProxyNames<T>(applicationId: string, proxyConfig: stri
     .filter((doc) => doc.applicationId !== applicationId)
     .map((doc) => ({ appName: String(doc.appName), proxyConfig: typeof doc.proxyConfig === 'string' ? doc.proxyConfig : null }));
   mustNotClashWithOthers(proxyConfig, others);
-  return moveNames(ctx, 'proxyName', definedNames(current.proxyConfig), definedNames(proxyConfig), applicationId, save, 'proxyConfig');
+  const replacing = current.proxyConfig ?? null;
+  return moveNames(ctx, 'proxyName', definedNames(replacing), definedNames(proxyConfig), applicationId, () => save(replacing), 'proxyConfig');
 }
 
 /** Lets go of the names a deleted application's configuration held. */

@@ -70,6 +70,13 @@ describe('application decider', () => {
     spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig } })
       .then([{ type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }]);
   });
+  it('stores a proxy configuration only over the one its caller checked, CONFLICT naming proxyConfig when another was saved between', () => {
+    const proxyConfig = 'http:\n  routers:\n    shop:\n      rule: Host(`shop.test`)\n      service: shop\n';
+    spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig, replacing: null } })
+      .then([{ type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }]);
+    spec.given([created, { type: 'ApplicationProxyConfigUpdated', data: { applicationId: 'a1', proxyConfig } }])
+      .when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: '', replacing: null } }).thenFails('CONFLICT', 'proxyConfig');
+  });
   it('refuses a proxy configuration that is not valid YAML, or not a mapping, naming proxyConfig', () => {
     spec.given([created]).when({ type: 'UpdateProxyConfig', data: { applicationId: 'a1', proxyConfig: 'http: [unclosed' } })
       .thenFails('BAD_REQUEST', 'proxyConfig');

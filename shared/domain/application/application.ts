@@ -1,6 +1,7 @@
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
@@ -28,7 +29,8 @@ export type ApplicationCommand =
   | { type: 'RemoveSSHKey'; data: Id }
   | { type: 'RefreshToken'; data: With<'refreshToken'> }
   | { type: 'MarkRunning'; data: Id }
-  | { type: 'UpdateProxyConfig'; data: Id & { proxyConfig: string } }
+  /** `replacing`: the configuration the caller checked its names against; another save in between is CONFLICT. */
+  | { type: 'UpdateProxyConfig'; data: Id & { proxyConfig: string; replacing?: string | null } }
   | { type: 'DeleteApplication'; data: Id }
   /** Asks the reactors to start, stop or reload the service; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
@@ -123,8 +125,12 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
         return application.applicationStatus === 'running' ? [] : [{ type: 'ApplicationMarkedRunning', data: command.data }];
       }
       case 'UpdateProxyConfig': {
-        const { appName } = mustExist(state, 'applicationId', LABEL); // an unknown id is NOT_FOUND whatever the text
-        return change('ApplicationProxyConfigUpdated', state, { ...command.data, proxyConfig: checkProxyConfig(command.data.proxyConfig, appName) });
+        const { appName, proxyConfig: stored } = mustExist(state, 'applicationId', LABEL); // an unknown id is NOT_FOUND whatever the text
+        const { replacing, ...data } = command.data;
+        if (replacing !== undefined && (stored ?? null) !== replacing) {
+          throw conflict('proxyConfig was saved by another request while this one was checked; read it again', 'proxyConfig');
+        }
+        return change('ApplicationProxyConfigUpdated', state, { ...data, proxyConfig: checkProxyConfig(data.proxyConfig, appName) });
       }
       case 'DeleteApplication':
         mustExist(state, 'applicationId', LABEL);
