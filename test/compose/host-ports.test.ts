@@ -1,33 +1,67 @@
-// A compose service deleted while its deployment fetched its file: the host ports that deploy
-// claimed for it are let go with it, not held for good by a service that is gone.
+// The host ports a compose service's deploy claims, settled by how the deploy ended: up, the file's
+// ports are the service's; failed, the previous version's stay its own (a stack rolls back to
+// them) and the ones claimed for the file go; deleted meanwhile, every one goes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { composeServices } from '@berth/reactors/compose/services';
+import type { RunComposeDeployment } from '@berth/reactors/compose/work';
 import { reporter } from '@berth/reactors/runtime/report';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 
-describe('host ports of a compose service deleted during its deploy', () => {
+describe('host ports a compose deploy claims', () => {
   let berth: TestBerth;
-  before(async () => { berth = await startBerth(); });
+  let projectId: string;
+  let nextPort = 20000 + Math.floor(Math.random() * 20000);
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'ports' }));
+  });
   after(() => berth.stop());
 
-  it('lets go of the ports the deploy claimed and fails the deployment, naming the deletion', async () => {
+  /** Runs one deployment of the compose service with `run` in place of the engine work. */
+  async function deploy(composeId: string, run: RunComposeDeployment) {
     const infra = berth.berth.infrastructure;
-    const { projectId } = await berth.ok('project.create', { name: 'gone' });
-    const { composeId } = await berth.ok('compose.create', { name: 'gone', projectId, composeType: 'stack' });
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const service = await composeServices(infra.eventStore, infra.secrets, async (work) => {
-      // The service is deleted after the deployment read it, before the file's ports are recorded.
-      await berth.ok('compose.delete', { composeId });
-      await work.fileFetched({ services: ['web'], ports: [`${port}/tcp`] });
-      return { image: 'never', revision: null };
-    }, reporter(infra))(composeId, null);
+    const service = await composeServices(infra.eventStore, infra.secrets, run, reporter(infra))(composeId, null);
     assert.ok(service);
-    await assert.rejects(service.run({ deploymentId: 'd1', kind: 'deploy', image: null, log: () => {}, signal: new AbortController().signal }), /the service was deleted/);
-    const { events } = await infra.eventStore.readStream(`reservation-hostPort:${port}/tcp`);
+    return service.run({ deploymentId: 'd1', kind: 'deploy', image: null, log: () => {}, signal: new AbortController().signal });
+  }
+  const compose = async () => (await berth.ok('compose.create', { name: 'c', projectId, composeType: 'stack' })).composeId as string;
+  const database = async () => (await berth.ok('dbgamma.create', { name: 'db', appName: `db-${nextPort}`, projectId, ...databaseCredentials('dbgamma') })).dbgammaId as string;
+  const databaseTakes = async (externalPort: number) => berth.ok('dbgamma.saveExternalPort', { dbgammaId: await database(), externalPort });
+  const databaseIsRefused = async (externalPort: number) =>
+    berth.refused('dbgamma.saveExternalPort', { dbgammaId: await database(), externalPort }, 409, 'externalPort');
+
+  it('keeps the previous version\'s ports when a deploy fails, and lets go of the ones claimed for it', async () => {
+    const [first, second] = [nextPort++, nextPort++];
+    const composeId = await compose();
+    await deploy(composeId, async (work) => {
+      await (await work.fileFetched({ services: ['web'], ports: [`${first}/tcp`] }))(true);
+      return { image: 'one', revision: null };
+    });
+    await assert.rejects(deploy(composeId, async (work) => {
+      const settle = await work.fileFetched({ services: ['web'], ports: [`${second}/tcp`] });
+      await settle(false);
+      throw new Error('the rollout failed');
+    }), /the rollout failed/);
+    await databaseIsRefused(first);
+    await databaseTakes(second);
+    assert.deepEqual((await berth.berth.infrastructure.eventStore.readStream(`compose-${composeId}`)).events
+      .filter((event) => event.type === 'ComposeFileFetched').map((event) => (event.data as { ports: string[] }).ports), [[`${first}/tcp`]]);
+  });
+
+  it('lets go of every port when the service is deleted during its deploy, and fails the deployment naming the deletion', async () => {
+    const port = nextPort++;
+    const composeId = await compose();
+    await assert.rejects(deploy(composeId, async (work) => {
+      const settle = await work.fileFetched({ services: ['web'], ports: [`${port}/tcp`] });
+      // Deleted after the deployment read it, before the file's ports are recorded.
+      await berth.ok('compose.delete', { composeId });
+      await settle(true);
+      return { image: 'never', revision: null };
+    }), /the service was deleted/);
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-hostPort:${port}/tcp`);
     assert.deepEqual(events.map((event) => event.type), ['NameReserved', 'NameReleased']);
-    const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'db', appName: 'db-gone', projectId, ...databaseCredentials('dbgamma') });
-    await berth.ok('dbgamma.saveExternalPort', { dbgammaId, externalPort: port });
+    await databaseTakes(port);
   });
 });

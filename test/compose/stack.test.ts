@@ -126,29 +126,30 @@ describe('compose stacks on the real engine', () => {
     rmSync(dirname(secret), { recursive: true, force: true });
   });
 
-  it('gives a stack from a repository its env file, secrets, configs and relative binds, moves a changed secret to a new one and removes the old', async () => {
+  it('gives a stack from a repository its env file, secrets and configs (from files beside it, its env or its text), moves a changed secret to a new one and removes the old', async () => {
     const repo = gitRepo();
     repos.push(repo);
     const port = await freePort();
-    // The service serves what it was given: a variable of its env file, its secret, its config and a file of its bind.
+    // The service serves what it was given: a variable of its env file, its secret, and its configs.
     const file = `services:
   show:
     image: ${TEST_IMAGE}
     restart: always
     env_file: app.env
     secrets: [token]
-    configs: [{ source: page, target: /page.txt }]
-    volumes: ["./www:/www:ro", "scratch:/scratch"]
-    command: ["/bin/sh", "-c", "mkdir -p /out && echo \\"$$GREETING\\" > /out/env.txt && cat /run/secrets/token > /out/secret.txt && cat /page.txt > /out/config.txt && cat /www/index.html > /out/bind.txt && exec httpd -f -p 8080 -h /out"]
+    configs: [{ source: page, target: /page.txt }, { source: index, target: /www/index.html }]
+    volumes: ["scratch:/scratch"]
+    command: ["/bin/sh", "-c", "mkdir -p /out && echo \\"$$GREETING\\" > /out/env.txt && cat /run/secrets/token > /out/secret.txt && cat /page.txt > /out/config.txt && cat /www/index.html > /out/file.txt && exec httpd -f -p 8080 -h /out"]
     ports: ["${port}:8080"]
 secrets:
   token: { file: token.txt }
 configs:
   page: { content: "config for \${NAME}" }
+  index: { file: www/index.html }
 volumes:
   scratch: { driver: local, driver_opts: { type: tmpfs, device: tmpfs, o: "size=1m" } }
 `;
-    repo.commit({ 'deploy/stack.yml': file, 'deploy/app.env': 'GREETING=hello from the env file\n', 'deploy/token.txt': 'first token', 'deploy/www/index.html': 'bound from the repository\n' });
+    repo.commit({ 'deploy/stack.yml': file, 'deploy/app.env': 'GREETING=hello from the env file\n', 'deploy/token.txt': 'first token', 'deploy/www/index.html': 'a file of the repository\n' });
     const { composeId, appName } = await stack({ sourceType: 'git', customGitUrl: repo.dir, customGitBranch: 'main', composePath: 'deploy/stack.yml', env: 'NAME=berth' });
     const first = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.equal(first.status, 'done', first.reason);
@@ -156,7 +157,7 @@ volumes:
     assert.equal(await page('/env.txt'), 'hello from the env file\n');
     assert.equal(await page('/secret.txt'), 'first token');
     assert.equal(await page('/config.txt'), 'config for berth');
-    assert.equal(await page('/bind.txt'), 'bound from the repository\n');
+    assert.equal(await page('/file.txt'), 'a file of the repository\n');
     assert.match((await berth.ok('deployment.logs', { deploymentId: first.deploymentId })).log, /A stack does not use, so ignores: services\.show\.restart/);
     // The named volume was made by the driver, with the options, the file gives it.
     const volume = await dockerClient().getVolume(`${appName}_scratch`).inspect();

@@ -10,19 +10,28 @@ import { composeUp } from './container-compose.ts';
 import { removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
 import { deployStack, removeStack, stopStack } from './stack.ts';
+import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeActions, RunComposeDeployment } from './work.ts';
 
 export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
   return async (work) => {
     const fetched = await fetchComposeFile(deps, work.compose, work);
     const ports = readingTheFile(() => publishedPorts(fetched.text, work.compose.env));
-    await work.fileFetched({ services: serviceNames(fetched.text), ports });
-    work.signal.throwIfAborted();
-    work.log(`Bringing up ${work.compose.appName} as a ${work.compose.composeType}`);
-    if (work.compose.composeType === 'stack' && work.compose.command.trim()) {
-      work.log("The service's command is not used: a stack is deployed through the orchestrator's API, not a command");
+    const settle = await work.fileFetched({ services: serviceNames(fetched.text), ports });
+    let result: DeploymentResult;
+    try {
+      work.signal.throwIfAborted();
+      work.log(`Bringing up ${work.compose.appName} as a ${work.compose.composeType}`);
+      if (work.compose.composeType === 'stack' && work.compose.command.trim()) {
+        work.log("The service's command is not used: a stack is deployed through the orchestrator's API, not a command");
+      }
+      result = await (work.compose.composeType === 'stack' ? deployStack(deps, work, fetched) : composeUp(deps, work, fetched));
+    } catch (error) {
+      await settle(false);
+      throw error;
     }
-    return work.compose.composeType === 'stack' ? deployStack(deps, work, fetched) : composeUp(deps, work, fetched);
+    await settle(true);
+    return result;
   };
 }
 

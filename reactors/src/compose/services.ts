@@ -27,13 +27,19 @@ export function composeServices(eventStore: EventStore, box: SecretBox, run: Run
       const held = compose?.publishedPorts ?? [];
       const hostPorts = hostPortsOf(report, composeId, cause);
       await hostPorts.claim(held, ports);
-      const { after } = await report(composeAggregate, composeId, { type: 'RecordFetchedFile', data: { composeId, services, ports } }, cause);
-      if (after === null) {
-        // Deleted meanwhile: what it held, and what was just claimed for it, is let go.
-        await hostPorts.release([...new Set([...held, ...ports])]);
-        throw new DeploymentFailure('the service was deleted');
-      }
-      await hostPorts.release(held, ports);
+      // Up: the file's ports are the service's. Failed: the previous version runs (a stack rolls
+      // back), its ports stay the service's, and the ones claimed for this file go.
+      return async (succeeded: boolean) => {
+        const kept = succeeded ? ports : held;
+        const { after } = await report(composeAggregate, composeId, { type: 'RecordFetchedFile', data: { composeId, services, ports: [...kept] } }, cause);
+        if (after === null) {
+          // Deleted meanwhile: what it held, and what was just claimed for it, is let go.
+          await hostPorts.release([...new Set([...held, ...ports])]);
+          if (succeeded) throw new DeploymentFailure('the service was deleted');
+          return;
+        }
+        await hostPorts.release([...new Set([...held, ...ports])], kept);
+      };
     };
     return compose && {
       appName: compose.appName,

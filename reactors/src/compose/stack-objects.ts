@@ -52,9 +52,9 @@ export async function pruneObjects(deps: ComposeDeps, spec: StackSpec, services:
   }
 }
 
-/** Every secret and config of the namespace: its services are gone. */
+/** Every secret and config of the namespace: its services are gone. One another stack still uses (shared through `name:`) stays. */
 export async function removeObjects(deps: ComposeDeps, namespace: string): Promise<void> {
   for (const kind of OBJECT_KINDS) {
-    for (const name of await deps.stacks.objects(kind, namespace)) await deps.stacks.removeObject(kind, name);
+    for (const name of await deps.stacks.objects(kind, namespace)) await deps.stacks.removeObject(kind, name).catch(() => false);
   }
 }

@@ -2,7 +2,7 @@
 // stack's networks, as the stack tool does (--prune: a service gone from the file is removed).
 // Each service rolls out and is watched like an application's; one whose tasks do not run fails the
 // deployment with the engine's reason, and every service goes back to its previous spec.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
@@ -21,17 +21,18 @@ import type { FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 
 /**
- * The spec of the fetched file. Its relative paths start from its own folder, as the compose tools
- * read them; a file it names must be inside the repository (a link out of it is refused).
+ * The spec of the fetched file. The files it names start from its own folder, as the compose tools
+ * read them, and must be inside the repository (a link out of it is refused).
  */
 function specOf(deps: ComposeDeps, compose: Compose, fetched: FetchedCompose): StackSpec {
-  const folder = relative(fetched.dir, dirname(fetched.file));
+  // Both resolved (links and all), so that a data folder reached through a link keeps the one under the other.
+  const folder = relative(realpathSync(fetched.dir), realpathSync(dirname(fetched.file)));
   const read = (path: string) => {
     const found = foundInRepository(fetched.dir, join(folder, path), 'file');
     return found === null ? null : readFileSync(found);
   };
   return readingTheFile(() => stackSpec(fetched.text, {
-    appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, dir: dirname(fetched.file), read,
+    appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, read,
   }));
 }
 

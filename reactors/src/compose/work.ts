@@ -10,10 +10,11 @@ export interface ComposeWork {
   readonly log: (line: string) => void;
   readonly signal: AbortSignal;
   /**
-   * Records what the fetched file names: its services (what `allServices` answers for a git or forge
-   * source) and the host ports it publishes, which it claims first (see host-ports.ts).
+   * Claims the host ports the fetched file publishes (see host-ports.ts); answers how to settle
+   * once the file is up or failed: the file's services and ports recorded (what `allServices`
+   * answers for a git or forge source), the ports let go that the running version no longer publishes.
    */
-  readonly fileFetched: (found: { services: string[]; ports: string[] }) => Promise<void>;
+  readonly fileFetched: (found: { services: string[]; ports: string[] }) => Promise<(succeeded: boolean) => Promise<void>>;
 }
 
 export type RunComposeDeployment = (work: ComposeWork) => Promise<DeploymentResult>;

@@ -16,6 +16,8 @@ describe('the host ports a compose file publishes', () => {
     assert.deepEqual(publishedPorts(file, 'PORT=7070'),
       ['8080/tcp', '8443/tcp', '9000/tcp', '5353/udp', '8000/tcp', '8001/tcp', '7070/tcp', '15432/tcp']);
     assert.deepEqual(publishedPorts('services:\n  a:\n    image: x\n', null), []);
+    // What the compose tool takes and this does not read claims nothing, and refuses nothing.
+    assert.deepEqual(publishedPorts('services:\n  a:\n    image: x\n    ports: ["8000-8010:80", "9000:9000/sctp", "7000:7000"]\n', null), ['9000/sctp', '7000/tcp']);
   });
 
   it('pairs a range of host ports with a range of container ports', () => {
@@ -28,7 +30,7 @@ describe('the host ports a compose file publishes', () => {
   it('refuses, naming composeFile and the service, a port it cannot read', () => {
     for (const [entry, reason] of [
       ['abc:80', /is not \[HOST:\]CONTAINER/], ['8080:x', /does not name a container port/], ['70000:80', /is not \[HOST:\]CONTAINER/],
-      ['8000-8001:80', /publishes 2 host port\(s\) for 1 container port\(s\)/], ['8080:80/sctp', /protocol "sctp"/],
+      ['8000-8001:80', /publishes 2 host port\(s\) for 1 container port\(s\)/], ['8080:80/quic', /protocol "quic"/],
       [{ target: 80, published: 'many' }, /published port "many" is not a port/],
     ] as const) {
       assert.throws(() => portEntries(entry, 'services.web.ports'), (error: unknown) =>

@@ -6,11 +6,15 @@ import { parse } from 'yaml';
 import { badRequest } from '../../errors.ts';
 import { asMap, envMap, interpolateAll, list } from './values.ts';
 
+const PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
+type Protocol = (typeof PROTOCOLS)[number];
+const isProtocol = (text: string): text is Protocol => (PROTOCOLS as readonly string[]).includes(text);
+
 export interface PortEntry {
   readonly target: number;
   /** Absent: the container port is not published on the host (or the engine picks a port). */
   readonly published?: number;
-  readonly protocol: 'tcp' | 'udp';
+  readonly protocol: Protocol;
   /** As the file says it; absent when it does not. */
   readonly mode?: 'ingress' | 'host';
 }
@@ -30,7 +34,7 @@ function entries(targets: number[] | null, published: number[] | null, protocol:
   if (published !== null && published.length !== targets.length) {
     throw badRequest('composeFile', `${where}: port "${written}" publishes ${published.length} host port(s) for ${targets.length} container port(s); give as many of each`);
   }
-  if (protocol !== 'tcp' && protocol !== 'udp') throw badRequest('composeFile', `${where}: port "${written}" has the protocol "${protocol}"; tcp or udp`);
+  if (!isProtocol(protocol)) throw badRequest('composeFile', `${where}: port "${written}" has the protocol "${protocol}"; tcp, udp or sctp`);
   return targets.map((target, i) => ({
     target, protocol, ...(published !== null && { published: published[i]! }), ...((mode === 'host' || mode === 'ingress') && { mode }),
   }));
@@ -58,10 +62,21 @@ export function portEntries(entry: unknown, where: string): PortEntry[] {
   return entries(range(parts.at(-1)!), published, protocol, undefined, where, written);
 }
 
-/** Every host port (`<port>/<protocol>`) the file's services publish, each once, in file order. */
+/**
+ * Every host port (`<port>/<protocol>`) the file's services publish, each once, in file order. An
+ * entry this does not read (a host range for one container port, where the engine picks) claims
+ * nothing: the compose tool may still take it, and the engine says if the port is busy.
+ */
 export function publishedPorts(text: string, env: string | null | undefined): string[] {
   const file = asMap(interpolateAll(parse(text, { merge: true }), envMap(env)));
+  const readable = (entry: unknown, where: string): PortEntry[] => {
+    try {
+      return portEntries(entry, where);
+    } catch {
+      return [];
+    }
+  };
   const ports = Object.entries(asMap(file.services)).flatMap(([name, body]) =>
-    list(asMap(body).ports).flatMap((entry) => portEntries(entry, `services.${name}.ports`)));
+    list(asMap(body).ports).flatMap((entry) => readable(entry, `services.${name}.ports`)));
   return [...new Set(ports.flatMap((port) => (port.published === undefined ? [] : [`${port.published}/${port.protocol}`])))];
 }

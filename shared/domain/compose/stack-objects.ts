@@ -9,6 +9,7 @@ import { asMap, labelMap, list, type Map } from './values.ts';
 
 export type ObjectKind = 'secret' | 'config';
 const SECTION = { secret: 'secrets', config: 'configs' } as const;
+const NAME_LIMIT = 64;
 
 /** Reads a file the compose file names, by its path relative to the file's folder: its bytes, or null when there is none. */
 export type ReadComposeFile = (path: string) => Uint8Array | null;
@@ -57,22 +58,21 @@ export function declaredObjects(kind: ObjectKind, section: unknown, context: Obj
     }
     const content = contentOf(kind, entry, where, context);
     const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
-    const name = `${typeof entry.name === 'string' ? entry.name : `${context.namespace}_${key}`}_${digest}`;
+    // The engine takes names of at most 64 characters: a long base is cut, the digest kept whole.
+    const base = typeof entry.name === 'string' ? entry.name : `${context.namespace}_${key}`;
+    const name = `${base.slice(0, NAME_LIMIT - digest.length - 1)}_${digest}`;
     names.set(key, name);
     created.push({ Name: name, Labels: { ...labelMap(entry.labels), ...context.labels }, Data: Buffer.from(content).toString('base64') });
   }
   return { names, created };
 }
 
-/**
- * A file mode as written: YAML reads `0440` as the number 440, so a number whose digits are all
- * octal is taken as octal, as the orchestrator's own stack tool reads it.
- */
+/** A file mode: a number as the file gives it (`0440` was read as octal), or octal digits written as a string. */
 function modeOf(value: unknown, where: string): number {
   if (value === undefined) return 0o444;
-  const text = String(value).replace(/^0o/, '');
-  if (!/^[0-7]{1,4}$/.test(text)) throw badRequest('composeFile', `${where}: mode "${String(value)}" is not an octal file mode`);
-  return parseInt(text, 8);
+  const mode = typeof value === 'number' ? value : /^(0o?)?[0-7]{1,4}$/.test(String(value)) ? parseInt(String(value).replace(/^0o/, ''), 8) : NaN;
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw badRequest('composeFile', `${where}: mode "${String(value)}" is not a file mode (octal, as 0440)`);
+  return mode;
 }
 
 function target(kind: ObjectKind, entry: unknown, where: string, names: ReadonlyMap<string, string>): { source: string; file: StackFileTarget } {

@@ -1,7 +1,6 @@
 // One compose service as an orchestrator service spec: image, command, environment (its env files
-// first), mounts (relative binds from the file's folder), secrets and configs, networks (with its
+// first), mounts, secrets and configs, networks (with its
 // short name as alias), ports, health check, container options and the `deploy` settings.
-import { posix } from 'node:path';
 import { badRequest } from '../../errors.ts';
 import { configReferences, fileContent, secretReferences, type ReadComposeFile } from './stack-objects.ts';
 import { containerOptions, logDriver } from './stack-options.ts';
@@ -18,20 +17,19 @@ export interface ServiceContext {
   readonly volumes: ReadonlyMap<string, { readonly name: string; readonly options: VolumeOptions }>;
   /** How a port is published when the file does not say (`mode`): ingress, as the stack tool does, unless configured. */
   readonly publishMode: 'ingress' | 'host';
-  /** The folder the file's relative paths start from; null when it has none. */
-  readonly dir: string | null;
   readonly read: ReadComposeFile | null;
   /** Secret and config names in the file → their names on the engine. */
   readonly secretNames: ReadonlyMap<string, string>;
   readonly configNames: ReadonlyMap<string, string>;
 }
 
-/** A bind's host path: absolute as written, or from the file's folder as the compose tools resolve `./data`. */
-function bindSource(source: string, context: ServiceContext, where: string): string {
+/**
+ * A bind's host path, absolute. A relative one (`./data`) would point into the checkout of the
+ * service's repository, which every deploy replaces: its data would go with it.
+ */
+function bindSource(source: string, where: string): string {
   if (source.startsWith('/')) return source;
-  if (source.startsWith('~')) throw badRequest('composeFile', `${where}: the bind "${source}" starts from a home folder; give an absolute path or one relative to the compose file`);
-  if (context.dir === null) throw badRequest('composeFile', `${where}: the bind "${source}" is relative, and this file has no folder`);
-  return posix.resolve(context.dir, source);
+  throw badRequest('composeFile', `${where}: the bind "${source}" is not an absolute path; a relative one would point into the checkout of the repository, which every deploy replaces: use a named volume for data, a config for a file of the repository, or an absolute host path`);
 }
 
 /** A named volume's mount source and options: its driver, driver options and labels, as the file declares it. */
@@ -46,7 +44,7 @@ function mount(entry: unknown, context: ServiceContext, where: string): StackMou
     const [source = '', target, mode] = entry.split(':');
     if (target === undefined) return { Type: 'volume', Target: source };
     const bind = source.startsWith('/') || source.startsWith('.') || source.startsWith('~');
-    const placed = bind ? { Source: bindSource(source, context, where) } : namedVolume(source, context, where, mode === 'nocopy');
+    const placed = bind ? { Source: bindSource(source, where) } : namedVolume(source, context, where, mode === 'nocopy');
     return { Type: bind ? 'bind' : 'volume', ...placed, Target: target, ReadOnly: mode === 'ro' };
   }
   const long = asMap(entry);
@@ -54,7 +52,7 @@ function mount(entry: unknown, context: ServiceContext, where: string): StackMou
   const source = typeof long.source === 'string' ? long.source : undefined;
   const placed = source === undefined ? {}
     : type === 'volume' ? namedVolume(source, context, where, asMap(long.volume).nocopy === true)
-      : { Source: type === 'bind' ? bindSource(source, context, where) : source };
+      : { Source: type === 'bind' ? bindSource(source, where) : source };
   return { Type: type, ...placed, Target: String(long.target), ReadOnly: long.read_only === true };
 }
 

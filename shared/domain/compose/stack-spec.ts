@@ -16,7 +16,7 @@ export interface VolumeOptions {
 }
 
 export interface StackPort {
-  readonly Protocol: 'tcp' | 'udp';
+  readonly Protocol: 'tcp' | 'udp' | 'sctp';
   readonly TargetPort: number;
   readonly PublishedPort?: number;
   readonly PublishMode: 'ingress' | 'host';

@@ -119,7 +119,7 @@ volumes:
       'nginx.conf': 'server {}\n',
     };
     const read = (path: string) => (path in files ? Buffer.from(files[path]!) : null);
-    const options = { appName: 'shop', env: 'TOKEN=t0ken', dir: '/srv/repo/deploy', read };
+    const options = { appName: 'shop', env: 'TOKEN=t0ken', read };
     const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
     const refused = (text: string, reason: RegExp) => assert.throws(() => stackSpec(text, options), (error: unknown) =>
       error instanceof DomainError && error.issues[0]?.path === 'composeFile' && reason.test(error.message), text);
@@ -135,11 +135,31 @@ volumes:
       refused('services:\n  web:\n    image: x\n    env_file: absent.env\n', /services\.web\.env_file: there is no file "absent\.env" beside the compose file/);
     });
 
-    it('resolves a relative bind from the compose file\'s folder, and refuses one from a home folder', () => {
-      const spec = stackSpec('services:\n  web:\n    image: x\n    volumes: ["./data:/data", { type: bind, source: ../shared, target: /shared }]\n', options);
-      assert.deepEqual(spec.services[0]!.TaskTemplate.ContainerSpec.Mounts.map((mount) => mount.Source), ['/srv/repo/deploy/data', '/srv/repo/shared']);
-      refused('services:\n  web:\n    image: x\n    volumes: ["~/data:/data"]\n', /home folder/);
-      assert.throws(() => stackSpec('services:\n  web:\n    image: x\n    volumes: ["./data:/data"]\n', { appName: 'p' }), /is relative, and this file has no folder/);
+    it('refuses a relative bind, which would point into the checkout every deploy replaces, saying what to use instead', () => {
+      for (const entry of ['"./data:/data"', '"~/data:/data"', '{ type: bind, source: ../shared, target: /shared }']) {
+        refused(`services:\n  web:\n    image: x\n    volumes: [${entry}]\n`, /is not an absolute path; .*use a named volume for data, a config for a file of the repository, or an absolute host path/);
+      }
+      const spec = stackSpec('services:\n  web:\n    image: x\n    volumes: ["/srv/data:/data", { type: bind, source: /srv/shared, target: /shared }]\n', options);
+      assert.deepEqual(spec.services[0]!.TaskTemplate.ContainerSpec.Mounts.map((mount) => mount.Source), ['/srv/data', '/srv/shared']);
+    });
+
+    it('keeps a secret\'s name within the engine\'s 64 characters, its digest whole', () => {
+      const long = stackSpec('services:\n  web:\n    image: x\nsecrets:\n  a_rather_long_secret_name_for_this_stack: { environment: TOKEN }\n',
+        { ...options, appName: 'an-application-with-a-long-generated-name-abc123' });
+      const [name] = long.secrets.map((secret) => secret.Name);
+      assert.equal(name!.length, 64);
+      assert.ok(name!.endsWith(`_${digest('t0ken')}`), name);
+    });
+
+    it('reads a secret\'s mode as the stack tool does: 0440 and 0o440 octal, "0440" octal, 288 decimal', () => {
+      const modes = stackSpec(`services:
+  web:
+    image: x
+    secrets: [{ source: s, target: a, mode: 0440 }, { source: s, target: b, mode: 0o400 }, { source: s, target: c, mode: "0440" }, { source: s, target: d, mode: 288 }]
+secrets:
+  s: { environment: TOKEN }
+`, options).services[0]!.TaskTemplate.ContainerSpec.Secrets!.map((secret) => secret.File.Mode);
+      assert.deepEqual(modes, [0o440, 0o400, 0o440, 0o440]);
     });
 
     it('creates secrets and configs named with their content\'s digest, and mounts them where the service says', () => {
@@ -176,7 +196,7 @@ configs:
       refused('services:\n  web:\n    image: x\nsecrets:\n  s: { file: missing.txt }\n', /secrets\.s: there is no file "missing\.txt" beside the compose file/);
       refused('services:\n  web:\n    image: x\nsecrets:\n  s: { environment: UNSET }\n', /secrets\.s: the variable "UNSET" is not in the service's env/);
       refused('services:\n  web:\n    image: x\nsecrets:\n  s: { content: x }\n', /secrets\.s: needs "file", "environment" or "external: true"/);
-      refused('services:\n  web:\n    image: x\n    secrets: [{ source: s, mode: 999 }]\nsecrets:\n  s: { environment: TOKEN }\n', /mode "999" is not an octal file mode/);
+      refused('services:\n  web:\n    image: x\n    secrets: [{ source: s, mode: "rw" }]\nsecrets:\n  s: { environment: TOKEN }\n', /mode "rw" is not a file mode/);
     });
 
     it('carries the container options a stack uses, and lists what it does not use', () => {

@@ -1,7 +1,7 @@
 // A compose file as the networks, volumes and services a stack deploy creates: every name in the
 // `appName` namespace (`<appName>_<name>`), as the orchestrator's own stack tool does it, so
 // services reach each other by their short names on the stack's networks.
-import { parse } from 'yaml';
+import { isScalar, parseDocument, visit } from 'yaml';
 import { badRequest } from '../../errors.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
@@ -15,9 +15,7 @@ export interface StackOptions {
   /** The service's env text: the file's ${VARIABLES}, and secrets `environment:` reads. */
   readonly env?: string | null;
   readonly publishMode?: 'ingress' | 'host';
-  /** The folder the file's relative paths (binds, env files, secret and config files) start from. */
-  readonly dir?: string;
-  /** Reads those files; without it, a file that names one cannot be deployed. */
+  /** Reads the files the file names (env files, secret and config files) from its folder; without it, a file that names one cannot be deployed. */
   readonly read?: ReadComposeFile;
 }
 
@@ -25,12 +23,29 @@ const TOP_LEVEL = new Set(['version', 'name', 'services', 'networks', 'volumes',
 
 const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The parsed file, a file `mode: 0440` read as octal, as the orchestrator's stack tool reads it
+ * (YAML 1.1): this parser (YAML 1.2) would read 440. `0o440` is octal in both; `440` is decimal.
+ */
+function parsedWithFileModes(text: string): unknown {
+  const document = parseDocument(text, { merge: true });
+  visit(document, {
+    Pair(_, pair) {
+      const { key, value } = pair;
+      if (isScalar(key) && key.value === 'mode' && isScalar(value) && value.type === 'PLAIN' && /^0[0-7]+$/.test(value.source ?? '')) {
+        value.value = parseInt(value.source!, 8);
+      }
+    },
+  });
+  return document.toJS();
+}
+
 export function stackSpec(text: string, options: StackOptions): StackSpec {
   const problem = composeFileProblem(text);
   if (problem) throw badRequest('composeFile', problem);
   if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
   const env = envMap(options.env);
-  const file = asMap(interpolateAll(parse(text, { merge: true }), env));
+  const file = asMap(interpolateAll(parsedWithFileModes(text), env));
   const namespace = options.appName;
   const labels = { [NAMESPACE_LABEL]: namespace };
   const scoped = (name: string) => `${namespace}_${name}`;
@@ -66,7 +81,7 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   const configs = declaredObjects('config', file.configs, objects);
   const context: ServiceContext = {
     namespace, labels, networkNames, volumes, publishMode: options.publishMode ?? 'ingress',
-    dir: options.dir ?? null, read: options.read ?? null, secretNames: secrets.names, configNames: configs.names,
+    read: options.read ?? null, secretNames: secrets.names, configNames: configs.names,
   };
   const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
   if (services.length === 0) throw badRequest('composeFile', 'has no services');
