@@ -5,12 +5,12 @@
 // Without the tool, a deployment error names it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { composeTool } from '@berth/reactors/compose/container-compose';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { eventually } from '../support/engine.ts';
+import { TEST_IMAGE, eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, served } from '../support/stacks.ts';
 import { ended } from '../support/deployments.ts';
@@ -102,6 +102,27 @@ describe('container-compose on the real engine', () => {
     const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.equal(deployment.status, 'done', deployment.reason);
   }
+
+  it('keeps what a project wrote through a ./data bind into its folder when a deploy fetches a new commit', async () => {
+    const repo = gitRepo();
+    repos.push(repo);
+    // Each start of the container adds a line to data/boots, through the bind into the checkout.
+    const file = (version: string) => `services:\n  web:\n    image: ${TEST_IMAGE}\n    environment: { VERSION: "${version}" }\n`
+      + '    volumes: ["./data:/data"]\n    command: ["/bin/sh", "-c", "echo boot >> /data/boots && exec httpd -f -p 8080 -h /data"]\n';
+    repo.commit({ 'compose.yml': file('1') });
+    const { composeId, appName } = await fromGit('kept data', repo, 'compose.yml');
+    await deployed(composeId);
+    const boots = join(berth.dataDir, 'sources', appName, 'source', 'data', 'boots');
+    await eventually('the first start to write its line', async () => existsSync(boots));
+    repo.commit({ 'compose.yml': file('2') }, 'a new version');
+    await deployed(composeId);
+    // The new version's container started on the data the first one wrote.
+    await eventually('the second start to add its line', async () => readFileSync(boots, 'utf8') === 'boot\nboot\n');
+    const { log } = await berth.ok('deployment.logs', { deploymentId: (await berth.ok('deployment.all', { composeId }))[0].deploymentId });
+    assert.match(log, /Updating the checkout from/);
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project to be removed', async () => containers(appName, true).length === 0, 60_000);
+  });
 
   it('deleting a container-compose service removes its containers even when its compose file changed since the deploy', async () => {
     const repo = gitRepo();

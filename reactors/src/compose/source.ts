@@ -35,7 +35,8 @@ async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): 
   const fetched = await fetchGit(
     gitSourceOf(deps, compose, work),
     join(deps.settings.sourcesDir, compose.appName),
-    { refetch: work.kind !== 'redeploy', secrets: deps.secrets, signal: work.signal, log: work.log },
+    // In place: a project's binds into its folder (`./data`) keep their data from one deploy to the next.
+    { refetch: work.kind !== 'redeploy', inPlace: true, secrets: deps.secrets, signal: work.signal, log: work.log },
   );
   const file = await composeFileIn(fetched.dir, compose);
   return { dir: fetched.dir, file, text: await readFile(file, 'utf8'), revision: fetched.revision };

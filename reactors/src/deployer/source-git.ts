@@ -33,18 +33,43 @@ const basicAuthEnv = ({ user, password }: { user: string; password: string }): N
   GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });
 
-/** Clones the source (resolved only then: a forge source asks the forge for a URL and a token) or reuses the last fetch. */
+/** The URL the checkout in `dir` was cloned from; null when it cannot be told. */
+const originOf = (dir: string) => runTool('git', ['remote', 'get-url', 'origin'], { cwd: dir, signal: new AbortController().signal, log: () => {}, quiet: true })
+  .then((url) => url.trim(), () => null);
+
+/**
+ * Clones the source (resolved only then: a forge source asks the forge for a URL and a token) or
+ * reuses the last fetch. `inPlace`: a checkout of the same URL is brought to the branch's head
+ * instead of cloned again, keeping the files the repository does not track (the data a compose
+ * project's `./data` bind holds).
+ */
 export async function fetchGit(given: GitSource | (() => Promise<GitSource>), into: string, options: {
-  refetch: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
+  refetch: boolean; inPlace?: boolean; secrets: SecretBox; signal: AbortSignal; log: (line: string) => void;
 }): Promise<Fetched> {
   const run = { signal: options.signal, log: options.log, redact: redactUrl };
   const dir = join(into, 'source');
-  if (options.refetch || !existsSync(join(dir, '.git'))) {
+  const checkedOut = existsSync(join(dir, '.git'));
+  if (options.refetch && options.inPlace && checkedOut) {
+    const source = typeof given === 'function' ? await given() : given;
+    if (await originOf(dir) === source.url) {
+      options.log(`Updating the checkout from ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
+      const env = await authEnv(into, source, options.secrets);
+      const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
+      try {
+        await runTool('git', ['fetch', ...shallow, 'origin', source.branch ?? 'HEAD'], { ...run, cwd: dir, env });
+      } finally {
+        await rm(join(into, 'ssh-key'), { force: true });
+      }
+      await runTool('git', ['reset', '--hard', 'FETCH_HEAD'], { ...run, cwd: dir });
+      return revisionOf(dir, run);
+    }
+  }
+  if (options.refetch || !checkedOut) {
     const source = typeof given === 'function' ? await given() : given;
     await rm(into, { recursive: true, force: true });
     await mkdir(into, { recursive: true });
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
-    const env = source.sshKey ? await sshEnv(into, options.secrets.open(source.sshKey)) : source.basicAuth ? basicAuthEnv(source.basicAuth) : {};
+    const env = await authEnv(into, source, options.secrets);
     const branch = source.branch ? ['--branch', source.branch] : [];
     // A local repository is cloned whole (git ignores --depth there, and says so).
     const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
@@ -53,10 +78,18 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
   } else {
     options.log('Rebuilding the source fetched by the last deploy');
   }
+  return revisionOf(dir, run);
+}
+
+async function revisionOf(dir: string, run: { signal: AbortSignal; log: (line: string) => void }): Promise<Fetched> {
   const revision = (await runTool('git', ['rev-parse', 'HEAD'], { ...run, cwd: dir, quiet: true })).trim();
-  options.log(`Revision ${revision}`);
+  run.log(`Revision ${revision}`);
   return { dir, revision };
 }
+
+/** What git needs to reach the source: its ssh key, or its basic-auth header. */
+const authEnv = async (into: string, source: GitSource, secrets: SecretBox): Promise<NodeJS.ProcessEnv> =>
+  source.sshKey ? sshEnv(into, secrets.open(source.sshKey)) : source.basicAuth ? basicAuthEnv(source.basicAuth) : {};
 
 /** The key in a file only the engine's user reads, for the clone only (removed right after it). */
 async function sshEnv(into: string, privateKey: string): Promise<NodeJS.ProcessEnv> {
