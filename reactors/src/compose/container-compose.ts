@@ -1,6 +1,7 @@
 // `container-compose`: the compose project `appName` on the engine, run by the compose tool (the
 // engine's `docker compose` plugin, else the standalone `docker-compose`, with the same arguments).
 // Without either the deployment fails naming the tool. Stop and delete find the project by its label (project.ts).
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { envMap, words } from '@berth/shared/domain/compose/values';
@@ -8,7 +9,7 @@ import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
-import type { FetchedCompose } from './source.ts';
+import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 import { registryLogins } from './registries.ts';
 
@@ -36,6 +37,22 @@ async function compose(deps: ComposeDeps, record: Compose, file: string, args: s
   } finally {
     await logins?.remove();
   }
+}
+
+/**
+ * The variables the compose tool fills the file's ${VARIABLES} from: the `.env` of the project's
+ * folder (the file's), then the service's env, which wins, as the tool's own environment does. A
+ * `.env` that is not inside the repository counts for nothing here.
+ */
+export function interpolationEnv(fetched: FetchedCompose, compose: Pick<Compose, 'env'>): string {
+  let dotenv = '';
+  try {
+    const found = besideTheFile(fetched, '.env');
+    if (found) dotenv = readFileSync(found, 'utf8');
+  } catch {
+    // Leads out of the repository, or unreadable: the tool's business, not the claims'.
+  }
+  return `${dotenv}\n${compose.env ?? ''}`;
 }
 
 /** What a deploy asks of the compose tool when the service has no `command` of its own. */

@@ -6,7 +6,7 @@ import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import { publishedPorts } from '@berth/shared/domain/compose/ports';
 import type { ComposeDeps } from './deps.ts';
 import { readingTheFile } from './file-failure.ts';
-import { composeUp } from './container-compose.ts';
+import { composeUp, interpolationEnv } from './container-compose.ts';
 import { removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
 import { deployStack, removeStack, stopStack } from './stack.ts';
@@ -16,7 +16,9 @@ import type { ComposeActions, RunComposeDeployment } from './work.ts';
 export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
   return async (work) => {
     const fetched = await fetchComposeFile(deps, work.compose, work);
-    const ports = readingTheFile(() => publishedPorts(fetched.text, work.compose.env));
+    // The ports as the file will publish them: a compose project's ${VARIABLES} come from its .env too.
+    const env = work.compose.composeType === 'stack' ? work.compose.env : interpolationEnv(fetched, work.compose);
+    const ports = readingTheFile(() => publishedPorts(fetched.text, env));
     const settle = await work.fileFetched({ services: serviceNames(fetched.text), ports });
     let result: DeploymentResult;
     try {

@@ -1,13 +1,14 @@
 // The compose file a deployment brings up: the stored text (`raw`), or the file at `composePath`
 // of the cloned repository (`git`, or `forge` with an installation token). A file that cannot be deployed fails the deployment, saying why.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { composeFileProblem } from '@berth/shared/domain/compose/compose-file';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { fetchGit, type GitSource } from '../deployer/source-git.ts';
 import { forgeGitSource } from '../deployer/source-forge.ts';
-import { insideRepository } from '../deployer/repository-path.ts';
+import { foundInRepository, insideRepository } from '../deployer/repository-path.ts';
 import type { ComposeDeps } from './deps.ts';
 import type { ComposeWork } from './work.ts';
 
@@ -60,6 +61,16 @@ export async function fetchComposeFile(deps: ComposeDeps, compose: Compose, work
   const problem = fetched.text.trim() === '' ? 'is empty: there is nothing to deploy' : composeFileProblem(fetched.text);
   if (problem) throw new DeploymentFailure(`the compose file ${compose.sourceType === 'raw' ? '' : `${compose.composePath} `}${problem}`);
   return fetched;
+}
+
+/**
+ * A file the compose file names by a path from its own folder, as the compose tools read it:
+ * resolved inside the repository, or null when there is none; a path out of it fails, saying so.
+ */
+export function besideTheFile(fetched: FetchedCompose, path: string): string | null {
+  // Both resolved (links and all), so that a data folder reached through a link keeps the one under the other.
+  const folder = relative(realpathSync(fetched.dir), realpathSync(dirname(fetched.file)));
+  return foundInRepository(fetched.dir, join(folder, path), 'file');
 }
 
 /** The compose file at `composePath` of the repository cloned into `dir`, resolved inside it. */

@@ -2,22 +2,20 @@
 // stack's networks, as the stack tool does (--prune: a service gone from the file is removed).
 // Each service rolls out and is watched like an application's; one whose tasks do not run fails the
 // deployment with the engine's reason, and every service goes back to its previous spec.
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
 import { DeploymentFailure } from '../deployer/env.ts';
-import { foundInRepository } from '../deployer/repository-path.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import { readingTheFile } from './file-failure.ts';
 import { registryAuthFor } from './registries.ts';
 import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
-import type { FetchedCompose } from './source.ts';
+import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 
 /**
@@ -25,10 +23,8 @@ import type { ComposeWork } from './work.ts';
  * read them, and must be inside the repository (a link out of it is refused).
  */
 function specOf(deps: ComposeDeps, compose: Compose, fetched: FetchedCompose): StackSpec {
-  // Both resolved (links and all), so that a data folder reached through a link keeps the one under the other.
-  const folder = relative(realpathSync(fetched.dir), realpathSync(dirname(fetched.file)));
   const read = (path: string) => {
-    const found = foundInRepository(fetched.dir, join(folder, path), 'file');
+    const found = besideTheFile(fetched, path);
     return found === null ? null : readFileSync(found);
   };
   return readingTheFile(() => stackSpec(fetched.text, {
