@@ -33,4 +33,15 @@ describe('the variables a compose project\'s file is filled from, for the ports 
     rmSync(join(repo, '.env'));
     assert.deepEqual(envMap(interpolationEnv(fetched, { env: 'PORT=1' })), { PORT: '1' });
   });
+
+  it('finds the .env of a repository whose folder is reached through a symbolic link (a data folder under /srv, say)', () => {
+    const real = join(base, 'real-data');
+    mkdirSync(join(real, 'app'), { recursive: true });
+    writeFileSync(join(real, 'app', 'compose.yml'), text);
+    writeFileSync(join(real, 'app', '.env'), 'PORT=7100\n');
+    symlinkSync(real, join(base, 'data-link'));
+    // The compose file's path is the resolved one, its repository's is not, as the fetch gives them.
+    const fetched = { dir: join(base, 'data-link', 'app'), file: join(real, 'app', 'compose.yml'), text, revision: null };
+    assert.deepEqual(envMap(interpolationEnv(fetched, { env: null })), { PORT: '7100' });
+  });
 });
