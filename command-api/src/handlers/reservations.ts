@@ -4,23 +4,22 @@
 //   username) is claimed before the record that carries it is written, and let go after;
 // - a resource others depend on (a destination, a registry) counts its users, and is retired
 //   only while it has none.
-import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import { claimEach, releaseEach, type ReservationScope, type RunReservation } from '@berth/shared/runtime/claims';
 import { usageAggregate, usageKey, type UsageWords } from '@berth/shared/domain/usage/usage';
 import type { Context } from '../context.ts';
 
-type Scope = Parameters<typeof reservationKey>[0];
+type Scope = ReservationScope;
 type Kind = Parameters<typeof usageKey>[0];
 
-/** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
-export async function claim(ctx: Context, scope: Scope, name: string, owner: string, field: string = scope): Promise<void> {
-  const key = reservationKey(scope, name);
-  await ctx.execute(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field } });
-}
+/** A request's reservation commands, run in its context. */
+const inContext = (ctx: Context): RunReservation => (aggregate, key, command) => ctx.execute(aggregate, key, command);
 
-export async function release(ctx: Context, scope: Scope, name: string, owner: string): Promise<void> {
-  const key = reservationKey(scope, name);
-  await ctx.execute(reservationAggregate, key, { type: 'Release', data: { key, owner } });
-}
+/** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
+export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope): Promise<void> =>
+  claimEach(inContext(ctx), scope, [name], owner, field);
+
+export const release = (ctx: Context, scope: Scope, name: string, owner: string): Promise<void> =>
+  releaseEach(inContext(ctx), scope, [name], owner);
 
 /**
  * Applies a change that moves a record from one claim to another (either may be null, none):
@@ -53,25 +52,20 @@ export async function moveNames<T>(
   ctx: Context, scope: Scope, current: readonly string[], next: readonly string[], owner: string,
   apply: () => Promise<T>, field: string = scope,
 ): Promise<T> {
-  const taken: string[] = [];
-  const letGo = (names: readonly string[]) => Promise.all(names.map((name) => release(ctx, scope, name, owner)));
+  const gained = next.filter((name) => !current.includes(name));
+  await claimEach(inContext(ctx), scope, gained, owner, field);
   let result: T;
   try {
-    for (const name of next.filter((name) => !current.includes(name))) {
-      await claim(ctx, scope, name, owner, field);
-      taken.push(name);
-    }
     result = await apply();
   } catch (error) {
-    await letGo(taken);
+    await releaseEach(inContext(ctx), scope, gained, owner);
     throw error;
   }
-  await letGo(current.filter((name) => !next.includes(name)));
+  await releaseEach(inContext(ctx), scope, current.filter((name) => !next.includes(name)), owner);
   return result;
 }
 
-/** A host port as reserved: the port and its protocol (a database's external port is TCP). */
-export const hostPort = (port: number, protocol = 'tcp') => `${port}/${protocol}`;
+export { hostPort } from '@berth/shared/domain/reservation/reservation';
 
 /** Adds `user` to the users of a resource; NOT_FOUND naming its field when it is being removed. */
 export async function use(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {

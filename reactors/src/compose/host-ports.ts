@@ -3,12 +3,10 @@
 // holding one fails the deployment, before anything is brought up), then lets go of the ones the
 // file no longer publishes. A database or an application port asking for a held port is refused.
 import type { RecordedEvent } from '@berth/shared/events/event';
-import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { DomainError } from '@berth/shared/errors';
+import { claimEach, releaseEach, type RunReservation } from '@berth/shared/runtime/claims';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { Report } from '../runtime/report.ts';
-
-const keyOf = (port: string) => reservationKey('hostPort', port);
 
 export interface HostPorts {
   /** Claims every port of `ports` not in `held`; on a refusal, lets go of the ones it took and fails naming the port. */
@@ -17,26 +15,14 @@ export interface HostPorts {
   release(held: readonly string[], kept?: readonly string[]): Promise<void>;
 }
 
+const refusal = (port: string, error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT'
+  ? new DeploymentFailure(`the compose file publishes the host port ${port}, which another service holds (a database's external port, an application's port or another compose service's)`)
+  : error);
+
 export function hostPortsOf(report: Report, owner: string, cause: RecordedEvent | null): HostPorts {
-  const release = async (held: readonly string[], kept: readonly string[] = []) => {
-    for (const port of held.filter((port) => !kept.includes(port))) {
-      await report(reservationAggregate, keyOf(port), { type: 'Release', data: { key: keyOf(port), owner } }, cause);
-    }
-  };
+  const run: RunReservation = (aggregate, key, command) => report(aggregate, key, command, cause);
   return {
-    async claim(held, ports) {
-      const taken: string[] = [];
-      for (const port of ports.filter((port) => !held.includes(port))) {
-        try {
-          await report(reservationAggregate, keyOf(port), { type: 'Reserve', data: { key: keyOf(port), owner, field: 'composeFile' } }, cause);
-        } catch (error) {
-          await release(taken);
-          if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
-          throw new DeploymentFailure(`the compose file publishes the host port ${port}, which another service holds (a database's external port, an application's port or another compose service's)`);
-        }
-        taken.push(port);
-      }
-    },
-    release,
+    claim: (held, ports) => claimEach(run, 'hostPort', ports.filter((port) => !held.includes(port)), owner, 'composeFile', refusal),
+    release: (held, kept = []) => releaseEach(run, 'hostPort', held.filter((port) => !kept.includes(port)), owner),
   };
 }

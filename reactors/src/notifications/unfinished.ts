@@ -17,21 +17,28 @@ export interface Unfinished {
 }
 
 /**
- * The event a delivery posts, read from the log: an event of its type, appended before the
- * delivery's first attempt was recorded (no position is kept in the delivery to go to it at once).
+ * The events the deliveries post, read from the log: one pass over the events of each type they
+ * post, up to the last delivery's first attempt (no position is kept in a delivery to go to its event at once).
  */
-async function eventOf(eventStore: EventStore, delivery: Delivery, signal: AbortSignal): Promise<RecordedEvent | null> {
-  const { events } = await eventStore.readStream(streamName(deliveryAggregate.name, delivery.deliveryId));
-  const before = events[0]?.position ?? Infinity;
-  for (let after = 0; !signal.aborted;) {
-    const page = await eventStore.readFiltered({ type: delivery.eventType }, after, PAGE);
-    const found = page.find((event) => event.id === delivery.eventId);
-    if (found) return found;
-    const end = page.at(-1);
-    if (!end || page.length < PAGE || end.position >= before) return null;
-    after = end.position;
+async function eventsOf(eventStore: EventStore, deliveries: readonly Delivery[], signal: AbortSignal): Promise<Map<string, RecordedEvent>> {
+  const found = new Map<string, RecordedEvent>();
+  for (const type of new Set(deliveries.map((delivery) => delivery.eventType))) {
+    const ofType = deliveries.filter((delivery) => delivery.eventType === type);
+    const wanted = new Set(ofType.map((delivery) => delivery.eventId));
+    let before = 0;
+    for (const delivery of ofType) {
+      const { events } = await eventStore.readStream(streamName(deliveryAggregate.name, delivery.deliveryId));
+      before = Math.max(before, events[0]?.position ?? Infinity);
+    }
+    for (let after = 0; wanted.size > 0 && !signal.aborted;) {
+      const page = await eventStore.readFiltered({ type }, after, PAGE);
+      for (const event of page.filter((event) => wanted.delete(event.id))) found.set(event.id, event);
+      const end = page.at(-1);
+      if (!end || page.length < PAGE || end.position >= before) break;
+      after = end.position;
+    }
   }
-  return null;
+  return found;
 }
 
 /** Every delivery the log shows still retrying, oldest first, until `signal` says stop. */
@@ -39,10 +46,11 @@ export async function* unfinishedDeliveries(eventStore: EventStore, readStore: R
   await readStore.waitFor(await eventStore.head(), CATCH_UP_MS).catch(() => {});
   const pending = (await readStore.find(deliveryAggregate.name, 'status', 'pending') as unknown as Delivery[])
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const events = await eventsOf(eventStore, pending, signal);
   for (const delivery of pending) {
     if (signal.aborted) return;
-    const event = await eventOf(eventStore, delivery, signal);
+    const event = events.get(delivery.eventId);
     if (event) yield { delivery, event };
-    else if (!signal.aborted) console.error(`notifications: the event ${delivery.eventId} of delivery ${delivery.deliveryId} is not in the log; it stays pending`);
+    else console.error(`notifications: the event ${delivery.eventId} of delivery ${delivery.deliveryId} is not in the log; it stays pending`);
   }
 }

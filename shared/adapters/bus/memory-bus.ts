@@ -109,17 +109,21 @@ export class MemoryBus implements Bus {
   async check(): Promise<void> {}
 
   acknowledgedThrough(published: number): number {
+    const first = this.log[this.lowestUnacknowledged() - this.base];
+    return first ? Math.min(first.position - 1, published) : published;
+  }
+
+  /** The log index of the first event some consumer has not acknowledged; the log's end when none. */
+  private lowestUnacknowledged(): number {
     let low = this.base + this.log.length;
     for (const cursor of this.cursors.values()) low = Math.min(low, cursor.next, ...cursor.unacked);
-    const first = this.log[low - this.base];
-    return first ? Math.min(first.position - 1, published) : published;
+    return low;
   }
 
   /** Drops the events every consumer has acknowledged. */
   private trim(): void {
     if (this.cursors.size === 0) return;
-    let low = Infinity;
-    for (const cursor of this.cursors.values()) low = Math.min(low, cursor.next, ...cursor.unacked);
+    const low = this.lowestUnacknowledged();
     if (low - this.base < 1024) return;
     this.log = this.log.slice(low - this.base);
     this.base = low;

@@ -4,6 +4,7 @@
 // published ports: a deploy claims the ones its file publishes.
 import { parse } from 'yaml';
 import { badRequest } from '../../errors.ts';
+import { hostPort } from '../reservation/reservation.ts';
 import { asMap, envMap, interpolateAll, list } from './values.ts';
 
 const PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
@@ -78,5 +79,5 @@ export function publishedPorts(text: string, env: string | null | undefined): st
   };
   const ports = Object.entries(asMap(file.services)).flatMap(([name, body]) =>
     list(asMap(body).ports).flatMap((entry) => readable(entry, `services.${name}.ports`)));
-  return [...new Set(ports.flatMap((port) => (port.published === undefined ? [] : [`${port.published}/${port.protocol}`])))];
+  return [...new Set(ports.flatMap((port) => (port.published === undefined ? [] : [hostPort(port.published, port.protocol)])))];
 }

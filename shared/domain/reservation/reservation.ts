@@ -26,6 +26,9 @@ export type ReservationEvent =
  */
 export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName', name: string) => `${scope}:${name}`;
 
+/** A host port as reserved: the port and its protocol (a database's external port is TCP). */
+export const hostPort = (port: number, protocol = 'tcp') => `${port}/${protocol}`;
+
 export const reservationAggregate: Aggregate<Reservation, ReservationCommand, ReservationEvent> = {
   name: 'reservation',
   idField: 'key',

@@ -1,0 +1,37 @@
+// Unique names claimed in the log, as the API and the reactors both claim them: through the
+// reservation decider, by whatever runs its commands where they are (a request's context, a
+// reactor's report). Claimed one by one, so that a refusal lets go of the ones just taken.
+import { reservationAggregate, reservationKey, type ReservationCommand } from '../domain/reservation/reservation.ts';
+
+export type ReservationScope = Parameters<typeof reservationKey>[0];
+/** Runs a reservation command on the reservation of `key`. */
+export type RunReservation = (aggregate: typeof reservationAggregate, key: string, command: ReservationCommand) => Promise<unknown>;
+
+/** Lets go of each of `names` that `owner` holds. */
+export async function releaseEach(run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string): Promise<void> {
+  await Promise.all(names.map((name) => {
+    const key = reservationKey(scope, name);
+    return run(reservationAggregate, key, { type: 'Release', data: { key, owner } });
+  }));
+}
+
+/**
+ * Claims each of `names` for `owner` (CONFLICT naming `field` when another holds one); on a
+ * refusal, lets go of the ones it took and throws what `refused` makes of it (the refusal itself by default).
+ */
+export async function claimEach(
+  run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string,
+  field: string = scope, refused: (name: string, error: unknown) => unknown = (_name, error) => error,
+): Promise<void> {
+  const taken: string[] = [];
+  for (const name of names) {
+    const key = reservationKey(scope, name);
+    try {
+      await run(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field } });
+    } catch (error) {
+      await releaseEach(run, scope, taken, owner);
+      throw refused(name, error);
+    }
+    taken.push(name);
+  }
+}
