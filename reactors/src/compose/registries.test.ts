@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Registry } from '@berth/shared/domain/registry/registry';
 import type { ComposeDeps } from './deps.ts';
-import { registryAuthFor, registryLogins } from './registries.ts';
+import { registryAuths, registryLogins } from './registries.ts';
 
 const registry = (registryId: string, registryUrl: string, username: string): Registry => ({
   registryId, registryName: registryId, username, password: `enc:v1:${username}-password`, registryUrl, registryType: 'cloud', imagePrefix: null,
@@ -22,10 +22,11 @@ describe('the logins of the registries Berth knows, for a compose file\'s images
   const deps = depsWith([hub, first, second]);
 
   it('lends a stack\'s image the login of the registry its host names, the oldest of two on one host; one saved without a URL is the default registry', async () => {
-    assert.equal((await registryAuthFor(deps, 'registry.example.test:5000/team/web:1'))?.username, 'first');
-    assert.equal((await registryAuthFor(deps, 'myorg/private:1'))?.username, 'hub-user');
-    assert.equal((await registryAuthFor(deps, 'docker.io/myorg/private:1'))?.username, 'hub-user');
-    assert.equal(await registryAuthFor(deps, 'other.example.test/web:1'), undefined);
+    const authFor = await registryAuths(deps);
+    assert.equal(authFor('registry.example.test:5000/team/web:1')?.username, 'first');
+    assert.equal(authFor('myorg/private:1')?.username, 'hub-user');
+    assert.equal(authFor('docker.io/myorg/private:1')?.username, 'hub-user');
+    assert.equal(authFor('other.example.test/web:1'), undefined);
   });
 
   describe('the compose tool\'s config folder', () => {

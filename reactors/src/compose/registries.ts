@@ -21,10 +21,13 @@ const registryOf = (registries: readonly Registry[], image: string): Registry | 
   return registries.find((registry) => hubOr(registryHostOf(registry.registryUrl)) === host);
 };
 
-/** The login of the registry `image` lives in, when Berth knows that registry. */
-export async function registryAuthFor(deps: ComposeDeps, image: string): Promise<RegistryAuth | undefined> {
-  const registry = registryOf(await deps.records.registries(), image);
-  return registry && registryAuth(registry, deps.secrets);
+/** For each image, the login of the registry it lives in, when Berth knows that registry (the registries read once). */
+export async function registryAuths(deps: ComposeDeps): Promise<(image: string) => RegistryAuth | undefined> {
+  const registries = await deps.records.registries();
+  return (image) => {
+    const registry = registryOf(registries, image);
+    return registry && registryAuth(registry, deps.secrets);
+  };
 }
 
 /** The operator's own config folder of the engine's command-line tools, whose settings a run keeps. */

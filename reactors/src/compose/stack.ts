@@ -13,7 +13,7 @@ import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import { readingTheFile } from './file-failure.ts';
-import { registryAuthFor } from './registries.ts';
+import { registryAuths } from './registries.ts';
 import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
 import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
@@ -41,8 +41,9 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
   const before = await Promise.all(services.map((service) => deps.engine.inspectService(service.Name)));
   // The stack's services roll out together; the engine's stack spec shapes are its service specs.
   // An image in a registry Berth knows is pulled with its login.
-  const outcomes = await Promise.allSettled(services.map(async (service) =>
-    rollOut(deps, service as unknown as ServiceSpec, await registryAuthFor(deps, service.TaskTemplate.ContainerSpec.Image), work)));
+  const authFor = await registryAuths(deps);
+  const outcomes = await Promise.allSettled(services.map((service) =>
+    rollOut(deps, service as unknown as ServiceSpec, authFor(service.TaskTemplate.ContainerSpec.Image), work)));
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failed) {
     // The deployment fails (or was cancelled) as a whole: the services that did roll out go back

@@ -8,7 +8,7 @@ import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
 import { unusedKeys } from './stack-options.ts';
 import { serviceSpec, type ServiceContext } from './stack-service.ts';
 import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec, type VolumeOptions } from './stack-spec.ts';
-import { asMap, envMap, interpolateAll, labelMap, type Map } from './values.ts';
+import { asMap, envMap, interpolateAll, isMap, labelMap } from './values.ts';
 
 export interface StackOptions {
   readonly appName: string;
@@ -20,8 +20,6 @@ export interface StackOptions {
 }
 
 const TOP_LEVEL = new Set(['version', 'name', 'services', 'networks', 'volumes', 'secrets', 'configs']);
-
-const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The parsed file, a file `mode: 0440` read as octal, as the orchestrator's stack tool reads it
@@ -49,7 +47,7 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   const namespace = options.appName;
   const labels = { [NAMESPACE_LABEL]: namespace };
   const scoped = (name: string) => `${namespace}_${name}`;
-  const declared = (key: string) => (isMap(file[key]) ? (file[key] as Map) : {});
+  const declared = (key: string) => asMap(file[key]);
 
   const externalName = (entry: unknown, name: string) =>
     isMap(entry) && entry.external ? String(entry.name ?? name) : null;
@@ -87,7 +85,7 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   if (services.length === 0) throw badRequest('composeFile', 'has no services');
   const ignored = [
     ...Object.keys(file).filter((key) => !TOP_LEVEL.has(key) && !key.startsWith('x-')),
-    ...Object.entries(declared('services')).flatMap(([name, body]) => unusedKeys(isMap(body) ? body : {}, `services.${name}`)),
+    ...Object.entries(declared('services')).flatMap(([name, body]) => unusedKeys(asMap(body), `services.${name}`)),
   ];
   const used = new Set(services.flatMap((service) => service.TaskTemplate.Networks.map((network) => network.Target)));
   return {

@@ -3,8 +3,9 @@
 import { badRequest } from '../../errors.ts';
 
 export type Map = Record<string, unknown>;
+export const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A mapping of the parsed file, or an empty one for anything else. */
-export const asMap = (value: unknown): Map => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Map) : {});
+export const asMap = (value: unknown): Map => (isMap(value) ? value : {});
 /** A sequence of the parsed file, or an empty one for anything else. */
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 /** `KEY: value` or `[KEY=value]` as `KEY=value` lines (the form both `environment` and `labels` take). */
