@@ -51,18 +51,23 @@ export class Context {
     return (this.at ??= this.infra.clock.now().toISOString());
   }
 
+  /** An admin, or a call on no account's behalf: may see and do everything. */
+  get seesAll(): boolean {
+    return !this.actor || this.actor.rol === 'admin';
+  }
+
   /** Whether the caller may see a project: an admin sees all, a user those in its access list. */
   canSeeProject(projectId: string): boolean {
-    return !this.actor || this.actor.rol === 'admin' || this.actor.permissions.accesedProjects.includes(projectId);
+    return this.seesAll || this.actor!.permissions.accesedProjects.includes(projectId);
   }
 
   canSeeService(serviceId: string): boolean {
-    return !this.actor || this.actor.rol === 'admin' || this.actor.permissions.accesedServices.includes(serviceId);
+    return this.seesAll || this.actor!.permissions.accesedServices.includes(serviceId);
   }
 
   /** Whether the caller may delete a service: an admin any, a user one it sees with canDeleteServices. */
   canDeleteService(serviceId: string): boolean {
-    return !this.actor || this.actor.rol === 'admin' || (this.actor.permissions.canDeleteServices && this.canSeeService(serviceId));
+    return this.seesAll || (this.actor!.permissions.canDeleteServices && this.canSeeService(serviceId));
   }
 
   get secrets() {

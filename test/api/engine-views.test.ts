@@ -6,12 +6,14 @@ import { startBerth, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine } from '../support/engine.ts';
 import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { startRegistry, type TestRegistry } from '../support/registry.ts';
+import { invitedUser, setPermissions } from '../support/users.ts';
 
 describe('engine views', () => {
   let berth: TestBerth;
   let registry: TestRegistry;
   const d = deployer();
-  const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE });
+  const SECRET = 'a database password of the app';
+  const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE, env: `DATABASE_PASSWORD=${SECRET}` });
   before(async () => {
     [berth, registry] = await Promise.all([startBerth(), startRegistry()]);
     assert.equal((await deploy(d, app)).error, null);
@@ -54,6 +56,30 @@ describe('engine views', () => {
     assert.equal(typeof usage.cpuPercent, 'number');
     assert.equal(typeof usage.network.rxBytes, 'number');
     assert.equal(typeof usage.blockIO.readBytes, 'number');
+  });
+
+  it('shows a container\'s environment only to those who manage its service: names without values to the others', async () => {
+    // The service the engine runs is the one of an application Berth knows by that appName.
+    const { projectId } = await berth.ok('project.create', { name: 'views' });
+    const { applicationId } = await berth.ok('application.create', { name: 'app', projectId });
+    await berth.ok('application.update', { applicationId, appName: app.appName });
+    const [{ containerId }] = await berth.ok('container.getContainersByAppLabel', { appName: app.appName });
+    const configOf = async (token?: string) => (await berth.call('container.getConfig', { containerId }, token ? { token } : {})).body;
+    const envOf = async (token?: string) => (await configOf(token)).Config.Env as string[];
+
+    assert.ok((await envOf()).includes(`DATABASE_PASSWORD=${SECRET}`), 'the admin sees the values');
+    const user = await invitedUser(berth, { canAccessToContainer: true, accesedProjects: [projectId] });
+    const hidden = await envOf(user.token);
+    assert.ok(!JSON.stringify(hidden).includes(SECRET), 'a user without the service saw its secret');
+    assert.ok(hidden.some((entry) => entry.startsWith('DATABASE_PASSWORD=')), 'the variable\'s name is still shown');
+    const seen = await configOf(user.token);
+    const admins = await configOf();
+    assert.deepEqual([seen.Path, seen.Config.Image], [admins.Path, admins.Config.Image], 'the rest of the configuration is shown');
+    for (const command of [seen.Args, seen.Config.Cmd]) {
+      assert.ok(!command || command.every((part: string) => part.startsWith('(hidden')), `a command was shown: ${JSON.stringify(command)}`);
+    }
+    await setPermissions(berth, user, { canAccessToContainer: true, accesedProjects: [projectId], accesedServices: [applicationId] });
+    assert.ok((await envOf(user.token)).includes(`DATABASE_PASSWORD=${SECRET}`), 'the user who manages the service sees the values');
   });
 
   it('logs in to a real registry, and answers its refusal as a 400', async () => {

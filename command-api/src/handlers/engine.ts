@@ -2,6 +2,7 @@
 // stored. An engine refusal answers in the spec's error shape, naming the field it concerns.
 import type { contract } from '@berth/shared/contract/index';
 import { DomainError, conflict, notFound } from '@berth/shared/errors';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { EngineError, type ContainerStats } from '@berth/shared/ports/container-engine';
 import type { Context } from '../context.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -47,12 +48,45 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
   },
 };
 
+/** The runtime names a container's labels give it: its stack, compose project or swarm service. */
+const runtimeNamesOf = (labels: Record<string, string> | null | undefined): string[] => [
+  labels?.['com.docker.stack.namespace'], labels?.['com.docker.compose.project'], labels?.['com.docker.swarm.service.name'],
+].filter((name): name is string => typeof name === 'string' && name.length > 0);
+
+/** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
+async function managesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
+  if (ctx.seesAll) return true;
+  for (const name of runtimeNamesOf(labels)) {
+    const { state } = await ctx.load(reservationAggregate, reservationKey('appName', name));
+    if (state && ctx.canSeeService(state.owner)) return true;
+  }
+  return false;
+}
+
+type Inspected = { Args?: unknown; Config?: { Env?: unknown; Cmd?: unknown; Labels?: Record<string, string> | null } };
+
+const HIDDEN = '(hidden: manage the service to see it)';
+const hiddenList = (list: unknown) => (Array.isArray(list) && list.length > 0 ? [HIDDEN] : list);
+
+/**
+ * A container's configuration as the engine shows it. Its environment and its command hold the
+ * service's secrets (database passwords, env values, a command's tokens), so a caller who may not
+ * manage that service, or a container of no service of Berth's, is shown the variables' names only
+ * and no command.
+ */
+async function shownConfig(ctx: Context, config: object): Promise<object> {
+  const { Config, Args } = config as Inspected;
+  if (!Config || await managesContainerOf(ctx, Config.Labels)) return config;
+  const Env = Array.isArray(Config.Env) ? Config.Env.map((entry) => `${String(entry).split('=', 1)[0]}=${HIDDEN}`) : Config.Env;
+  return { ...config, Args: hiddenList(Args), Config: { ...Config, Env, Cmd: hiddenList(Config.Cmd) } };
+}
+
 export const container: GroupHandlers<typeof contract.container> = {
   getContainers: async (_input, ctx) => askEngine(() => engineOf(ctx).listContainers(), 'containerId', 'Container'),
   getConfig: async (input, ctx) => {
     const config = await askEngine(() => engineOf(ctx).inspectContainer(input.containerId), 'containerId', 'Container');
     if (!config) throw notFound('containerId', 'Container');
-    return config;
+    return shownConfig(ctx, config);
   },
   getContainersByAppNameMatch: async (input, ctx) =>
     (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName)),
