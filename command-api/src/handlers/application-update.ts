@@ -1,7 +1,6 @@
 // `application.update`: any field of the record, each checked the way its own operation checks it.
 import type { contract } from '@berth/shared/contract/index';
 import type { InputOf } from '@berth/shared/contract/operation';
-import type { Sealed } from '@berth/shared/crypto/secrets';
 import {
   applicationAggregate, type Application, type ApplicationCommand,
 } from '@berth/shared/domain/application/application';
@@ -12,14 +11,10 @@ import type { Context } from '../context.ts';
 import { withAppName } from './app-name.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse } from './reservations.ts';
-import { resealed } from './secret-update.ts';
+import { sealedOrNull } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 
 type UpdateInput = InputOf<typeof contract.application.update>;
-
-/** A nullable secret as given: left out stays, null or empty clears, a value is stored sealed. */
-export const sealedOrNull = (ctx: Context, given: string | null | undefined, stored: Sealed | null) =>
-  given === undefined ? undefined : given ? resealed(ctx, stored, given) : null;
 
 export async function updateApplication(input: UpdateInput, ctx: Context) {
   const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
@@ -31,12 +26,14 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
   }
   // createdAt is when the record was made, not a setting: it is ignored, as the id is.
-  const { applicationId, createdAt: _createdAt, password, customGitSSHKey, ...fields } = input;
+  const { applicationId, createdAt: _createdAt, password, refreshToken, customGitSSHKey, ...fields } = input;
   const command: ApplicationCommand = {
     type: 'UpdateApplication',
     data: {
       ...fields,
       password: sealedOrNull(ctx, password, current.password),
+      // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
+      refreshToken: sealedOrNull(ctx, refreshToken, current.refreshToken),
       ...sshKeyChange(ctx, customGitSSHKey, current),
       applicationId,
     },

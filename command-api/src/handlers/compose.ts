@@ -15,6 +15,7 @@ import { claimAppName, newAppName, releaseAppName, withAppName } from './app-nam
 import { release } from './reservations.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
+import { sealedOrNull } from './secret-update.ts';
 import { composeRuntime } from './compose-runtime.ts';
 
 type Group = typeof contract.compose;
@@ -83,7 +84,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   }
   // createdAt is when the record was made, not a setting: it is ignored, as the id is.
-  const { composeId, createdAt: _createdAt, customGitSSHKey, ...fields } = input;
+  const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
   const command: ComposeCommand = {
     type: 'UpdateCompose',
     data: {
@@ -93,6 +94,8 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeType: fields.composeType as ComposeType | undefined,
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
+      // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
+      refreshToken: sealedOrNull(ctx, refreshToken, current.refreshToken),
       composeId,
     },
   };

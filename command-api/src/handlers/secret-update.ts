@@ -7,3 +7,7 @@ import type { Context } from '../context.ts';
 export function resealed(ctx: Context, current: unknown, plain: string): Sealed {
   return isSealed(current) && ctx.secrets.open(current) === plain ? current : ctx.secrets.seal(plain);
 }
+
+/** A nullable secret as given: left out stays, null or empty clears, a value is stored sealed. */
+export const sealedOrNull = (ctx: Context, given: string | null | undefined, stored: unknown) =>
+  given === undefined ? undefined : given ? resealed(ctx, stored, given) : null;

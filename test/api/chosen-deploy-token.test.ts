@@ -1,0 +1,46 @@
+// A deploy token the caller chooses with `update` (the spec's refreshToken field) is kept sealed
+// like a generated one: pushes with it deploy, and the log never holds it in clear.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+describe('a deploy token chosen on update', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'tokens' }));
+  });
+  after(() => berth.stop());
+
+  const push = (path: string, token: string) =>
+    berth.app.inject({ method: 'POST', url: `/api/deploy/${path}${token}`, payload: {} });
+
+  for (const kind of [
+    {
+      what: 'application', path: '', create: 'application.create', update: 'application.update', id: 'applicationId', one: 'application.one',
+      source: { sourceType: 'container', containerImage: 'example/app:1' },
+    },
+    {
+      what: 'compose service', path: 'compose/', create: 'compose.create', update: 'compose.update', id: 'composeId', one: 'compose.one',
+      source: { sourceType: 'raw', composeFile: 'services:\n  web:\n    image: example/web:1\n' },
+    },
+  ]) {
+    it(`deploys the ${kind.what} on a push with it, answers it as given, and keeps it out of the log in clear`, async () => {
+      const created = await berth.ok(kind.create, { name: 'pushed', projectId });
+      const id = created[kind.id] as string;
+      const chosen = `a-token-chosen-for-the-${kind.what.replace(' ', '-')}-0123456789`;
+      await berth.ok(kind.update, { [kind.id]: id, refreshToken: chosen, autoDeploy: true, ...kind.source });
+      assert.equal((await berth.ok(kind.one, { [kind.id]: id })).refreshToken, chosen);
+      const pushed = await push(kind.path, chosen);
+      assert.equal(pushed.statusCode, 200, pushed.body);
+      assert.equal(pushed.json().status, 'queued');
+      assert.equal((await push(kind.path, created.refreshToken)).statusCode, 401, 'the replaced token still deploys');
+      assert.ok(!(await berth.eventLog()).includes(chosen), 'the chosen token is in the log in clear');
+      // Sent back as it was answered, the record changes nothing.
+      const head = await berth.head();
+      await berth.ok(kind.update, { [kind.id]: id, refreshToken: chosen });
+      assert.equal(await berth.head(), head);
+    });
+  }
+});
