@@ -149,6 +149,32 @@ describe('events: the history for auditors', () => {
     assert.ok(!exported.includes(api.token!), 'a token appears in clear');
   });
 
+  it('shows no password, invitation or token hash, in pages, streams, exports or follows', async () => {
+    const HASHES = ['passwordHash', 'invitationTokenHash', 'secretHash', 'twoFactorSecret'];
+    const keysOf = (value: unknown): string[] => value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)])
+      : [];
+    const accountStream = `account-${adminId}`;
+    await api.ok('auth.generateToken', {});
+    const recorded = await server.berth.infrastructure.eventStore.readAll(0, 100_000);
+    assert.ok(keysOf(recorded).includes('passwordHash') && keysOf(recorded).includes('secretHash'), 'the log holds the hashes');
+    const exported = await (await fetch(`${api.baseUrl}/api/events.export`, { headers: { authorization: `Bearer ${api.token}` } })).text();
+    const shown = {
+      pages: await everyPage({}, 1000),
+      stream: (await api.ok('events.stream', { stream: accountStream })).events,
+      export: exported.split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+      follow: (await api.ok('events.follow', { aggregate: 'account' })).events,
+    };
+    for (const [where, events] of Object.entries(shown)) {
+      assert.ok(events.length > 0, `${where} shows events`);
+      assert.deepEqual(keysOf(events).filter((key) => HASHES.includes(key)), [], `${where} shows a hash`);
+    }
+    // Less the hashes, each event is as recorded.
+    const adminCreated = recorded.find((event) => event.stream === accountStream)!;
+    const { passwordHash: _hash, ...rest } = adminCreated.data as Record<string, unknown>;
+    assert.deepEqual(shown.stream[0].data, rest);
+  });
+
   it('gives, for every aggregate type, the record the API shows when its stream is replayed through evolve', async () => {
     const ctx = new Context(server.berth.infrastructure, null, 'replay');
     const covered = new Set<string>();

@@ -1,8 +1,9 @@
-// The event history for auditors: the log as it was recorded (secrets stay sealed in it).
+// The event history for auditors: the log as it was recorded, less the password and token hashes
+// that no answer shows (secrets stay sealed in it).
 import type { contract } from '@berth/shared/contract/index';
 import { notFound } from '@berth/shared/errors';
 import type { GroupHandlers } from './kit.ts';
-import { Following, NdjsonExport, pageOf } from '../history/answers.ts';
+import { Following, NdjsonExport, inHistory, pageOf } from '../history/answers.ts';
 import { selectionOf } from '../history/selection.ts';
 
 export const events: GroupHandlers<typeof contract.events> = {
@@ -13,7 +14,7 @@ export const events: GroupHandlers<typeof contract.events> = {
   stream: async ({ stream }, ctx) => {
     const { events: history, revision } = await ctx.infra.eventStore.readStream(stream);
     if (revision === -1) throw notFound('stream', 'Stream');
-    return { stream, revision, events: history };
+    return { stream, revision, events: history.map(inHistory) };
   },
   follow: async (input, ctx) => new Following(ctx.infra.eventStore, selectionOf(input)),
   export: async (input, ctx) => new NdjsonExport(ctx.infra.eventStore, selectionOf(input)),

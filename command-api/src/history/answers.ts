@@ -3,6 +3,7 @@
 import { Readable, PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedEvent } from '@berth/shared/events/event';
+import { shownEvent } from '@berth/shared/events/shown';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import { StreamedAnswer } from '../streamed.ts';
 import { followSelection, readSelection } from './follow.ts';
@@ -14,14 +15,17 @@ export interface Page {
   readonly nextCursor: string | null;
 }
 
+/** An event as the history shows it: without password and token hashes, secrets still sealed. */
+export const inHistory = (event: RecordedEvent): RecordedEvent => shownEvent(event, 'keep');
+
 export async function pageOf(store: EventStore, { filter, after, limit }: Selection): Promise<Page> {
   const events = await store.readFiltered(filter, after, limit);
   const full = events.length === limit;
-  return { events, nextCursor: full ? cursorOf(filter, events[events.length - 1]!.position) : null };
+  return { events: events.map(inHistory), nextCursor: full ? cursorOf(filter, events[events.length - 1]!.position) : null };
 }
 
 async function* lines(events: AsyncIterable<RecordedEvent>): AsyncGenerator<string> {
-  for await (const event of events) yield `${JSON.stringify(event)}\n`;
+  for await (const event of events) yield `${JSON.stringify(inHistory(event))}\n`;
 }
 
 /** Every event of the selection, one JSON document a line. */
@@ -57,7 +61,7 @@ function roomIn(out: Writable, stop: AbortSignal): Promise<void> {
   });
 }
 
-const frame = (event: RecordedEvent) => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+const frame = (event: RecordedEvent) => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(inHistory(event))}\n\n`;
 
 export class Following extends StreamedAnswer {
   constructor(private readonly store: EventStore, private readonly selection: Selection) {
