@@ -1,13 +1,18 @@
 // An event as it is shown outside Berth: without the fields its aggregate hides from every answer
-// (password and token hashes, private keys), at any depth. The history keeps sealed secrets as
-// they are (an auditor sees that one changed, and cannot open it); a webhook body, bound for a
-// third party, drops them too, since a sealed copy opens with the instance key.
+// (password and token hashes, private keys), at any depth. The history, an admin's, keeps sealed
+// secrets as they are (an auditor sees that one changed, and cannot open it) and the services'
+// `env`. A webhook body, bound for a third party, drops the sealed secrets too, since a sealed
+// copy opens with the instance key, and every `env`: its text holds the service's secrets in clear
+// (passwords a template generated, tokens a user set).
 import { isSealed } from '../crypto/secrets.ts';
 import { aggregates } from '../domain/index.ts';
 import { splitStream, type RecordedEvent } from './event.ts';
 
 const hiddenByAggregate = new Map(aggregates.map((aggregate) => [aggregate.name, new Set(aggregate.hidden ?? [])]));
 const NONE: ReadonlySet<string> = new Set();
+/** Fields whose plain text holds secrets, kept from third parties. */
+const SECRET_TEXT = ['env'];
+const hiddenFromReceivers = new Map([...hiddenByAggregate].map(([name, hidden]) => [name, new Set([...hidden, ...SECRET_TEXT])]));
 
 function without(hidden: ReadonlySet<string>, dropSealed: boolean, value: unknown): unknown {
   const kept = (item: unknown) => !(dropSealed && isSealed(item));
@@ -18,8 +23,10 @@ function without(hidden: ReadonlySet<string>, dropSealed: boolean, value: unknow
     .map(([key, item]) => [key, without(hidden, dropSealed, item)]));
 }
 
-export function shownEvent(event: RecordedEvent, sealed: 'keep' | 'drop'): RecordedEvent {
-  const hidden = hiddenByAggregate.get(splitStream(event.stream).aggregate) ?? NONE;
-  if (hidden.size === 0 && sealed === 'keep') return event;
-  return { ...event, data: without(hidden, sealed === 'drop', event.data) as RecordedEvent['data'] };
+/** `event` as shown to an auditor (the history) or to a webhook's receiver. */
+export function shownEvent(event: RecordedEvent, to: 'auditor' | 'receiver'): RecordedEvent {
+  const { aggregate } = splitStream(event.stream);
+  const hidden = (to === 'receiver' ? hiddenFromReceivers : hiddenByAggregate).get(aggregate) ?? NONE;
+  if (hidden.size === 0 && to === 'auditor') return event;
+  return { ...event, data: without(hidden, to === 'receiver', event.data) as RecordedEvent['data'] };
 }

@@ -1,6 +1,7 @@
 // What a webhook receiver is sent of the account events: each event as recorded less the fields
 // its aggregate hides from every answer (password and invitation-token hashes, token hashes), at
-// any depth, and less every sealed secret: no secret leaves, in clear or sealed.
+// any depth, and less every sealed secret and every env (whose text holds a service's secrets, like
+// the passwords a template generates): no secret leaves, in clear or sealed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generate } from 'otplib';
@@ -14,9 +15,11 @@ const ADMIN = { email: 'hidden@berth.test', password: 'a long enough password' }
 const USER_PASSWORD = 'the invited user password';
 const CHANGED_PASSWORD = 'a changed admin password';
 const STORAGE_SECRET = 'a storage secret in clear';
-const TYPES = ['AdminCreated', 'UserInvited', 'InvitationAccepted', 'ProfileUpdated', 'TwoFactorEnabled', 'ApiTokenIssued', 'DestinationCreated'];
+const TYPES = ['AdminCreated', 'UserInvited', 'InvitationAccepted', 'ProfileUpdated', 'TwoFactorEnabled', 'ApiTokenIssued', 'DestinationCreated', 'ApplicationEnvironmentSaved', 'ComposeCreated'];
+const ENV_SECRET = 'an env password in clear';
 
-const hiddenOf = (event: RecordedEvent) => aggregates.find((aggregate) => aggregate.name === splitStream(event.stream).aggregate)?.hidden ?? [];
+const hiddenOf = (event: RecordedEvent) =>
+  [...aggregates.find((aggregate) => aggregate.name === splitStream(event.stream).aggregate)?.hidden ?? [], 'env'];
 
 /** Every key of `value`, at any depth. */
 const keysOf = (value: unknown): string[] => value && typeof value === 'object'
@@ -28,7 +31,7 @@ describe('webhook bodies of events with hidden fields', () => {
   let api: HttpClient;
   let receiver: Receiver;
   const bodies = new Map<string, RecordedEvent>();
-  const clear: string[] = [ADMIN.password, USER_PASSWORD, CHANGED_PASSWORD, STORAGE_SECRET];
+  const clear: string[] = [ADMIN.password, USER_PASSWORD, CHANGED_PASSWORD, STORAGE_SECRET, ENV_SECRET];
 
   before(async () => {
     receiver = await startReceiver((_request, body, response) => {
@@ -52,6 +55,12 @@ describe('webhook bodies of events with hidden fields', () => {
       name: 'offsite', accessKey: 'key', bucket: 'bucket', region: 'eu', endpoint: 'http://127.0.0.1:9', secretAccessKey: STORAGE_SECRET,
     });
     await api.ok('auth.update', { email: null, password: CHANGED_PASSWORD });
+    const { projectId } = await api.ok('project.create', { name: 'envs' });
+    const { applicationId } = await api.ok('application.create', { name: 'app', projectId });
+    await api.ok('application.saveEnvironment', { applicationId, env: `DB_PASSWORD=${ENV_SECRET}` });
+    // A template's compose service, whose env holds the passwords it generated.
+    const template = await api.ok('compose.deployTemplate', { projectId, id: 'grafana' });
+    clear.push(...template.env.split('\n').map((line: string) => line.split('=').slice(1).join('=')).filter((value: string) => value.length >= 8));
   });
   after(async () => {
     await server.stop();
@@ -82,6 +91,8 @@ describe('webhook bodies of events with hidden fields', () => {
     assert.ok(!('invitationTokenHash' in sentOf('UserInvited')[0]!));
     assert.ok(!('secretHash' in sentOf('ApiTokenIssued')[0]!));
     assert.deepEqual(Object.keys(sentOf('TwoFactorEnabled')[0]!).sort(), ['id', 'step']);
+    assert.deepEqual(Object.keys(sentOf('ApplicationEnvironmentSaved')[0]!), ['applicationId']);
+    assert.ok(!('env' in sentOf('ComposeCreated')[0]!) && sentOf('ComposeCreated')[0]!.name, 'ComposeCreated sent its env, or not its name');
     const destination = sentOf('DestinationCreated')[0]!;
     assert.ok(!('secretAccessKey' in destination) && destination.accessKey === 'key', 'DestinationCreated sent its secret key, or not its other fields');
   });

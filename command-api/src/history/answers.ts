@@ -16,7 +16,7 @@ export interface Page {
 }
 
 /** An event as the history shows it: without password and token hashes, secrets still sealed. */
-export const inHistory = (event: RecordedEvent): RecordedEvent => shownEvent(event, 'keep');
+export const inHistory = (event: RecordedEvent): RecordedEvent => shownEvent(event, 'auditor');
 
 export async function pageOf(store: EventStore, { filter, after, limit }: Selection): Promise<Page> {
   const events = await store.readFiltered(filter, after, limit);
