@@ -15,6 +15,7 @@ import { serializerOf } from './serialization.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { compileValidator } from './validation.ts';
 import { StreamedAnswer } from './streamed.ts';
+import { Streams } from './stream-lifetime.ts';
 import { deployWebhook } from './webhook.ts';
 import { observe } from './observability/metrics.ts';
 import { health } from './observability/health.ts';
@@ -49,6 +50,9 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
   });
   // Declared up front, so every request object has the same shape.
   app.decorateRequest('actor', null);
+  // Streams that follow the log end when the server is asked to stop; it would wait for them otherwise.
+  const streams = new Streams();
+  app.addHook('preClose', () => streams.close(new DomainError('UNAVAILABLE', 'Berth is stopping')));
   observe(app, infra);
   health(app, infra);
   apiDocument(app);
@@ -98,7 +102,12 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
               .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
           }
-          if (answer instanceof StreamedAnswer) return answer.send(request, reply);
+          if (answer instanceof StreamedAnswer) {
+            return answer.send(request, reply, streams.lifetime(reply, async () => {
+              const actor = await authenticate(infra, operation, request.headers.authorization);
+              await authorize(new Context(infra, actor, request.id, request.ip), operation, input);
+            }));
+          }
           // Every answer is JSON written with the declared schema, a bare string too.
           return reply.type('application/json; charset=utf-8').send(serialize(answer ?? null));
         },

@@ -54,7 +54,7 @@ async function follow(store: EventStore): Promise<PassThrough> {
   };
   const request = { headers: { accept: 'text/event-stream' }, log: { warn: () => {} } };
   await new Following(store, { filter: {}, after: 0, limit: 100 })
-    .send(request as unknown as FastifyRequest, reply as unknown as FastifyReply);
+    .send(request as unknown as FastifyRequest, reply as unknown as FastifyReply, { signal: new AbortController().signal, stillAllowed: async () => true });
   return sent!;
 }
 

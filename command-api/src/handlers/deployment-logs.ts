@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
 import { FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { StreamedAnswer } from '../streamed.ts';
+import type { StreamLifetime } from '../stream-lifetime.ts';
 
 const POLL_MS = 100;
 const HEARTBEAT_MS = 15_000;
@@ -24,18 +25,19 @@ export class FollowedLog extends StreamedAnswer {
     super();
   }
 
-  send(_request: FastifyRequest, reply: FastifyReply) {
+  send(_request: FastifyRequest, reply: FastifyReply, lifetime: StreamLifetime) {
     const out = new PassThrough();
     out.write(': following\n\n');
     let closed = false;
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const end = () => { closed = true; clearInterval(heartbeat); };
     reply.raw.once('close', end);
+    lifetime.signal.addEventListener('abort', end, { once: true });
     void (async () => {
       let offset = 0;
       let pending = '';
       try {
-        while (!closed) {
+        while (!closed && await lifetime.stillAllowed()) {
           // Read the status first: a line written before the end is then never missed.
           const deployment = await this.current();
           const text = await this.logs.read(this.deploymentId, offset);

@@ -6,6 +6,7 @@ import type { RecordedEvent } from '@berth/shared/events/event';
 import { shownEvent } from '@berth/shared/events/shown';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import { StreamedAnswer } from '../streamed.ts';
+import type { StreamLifetime } from '../stream-lifetime.ts';
 import { followSelection, readSelection } from './follow.ts';
 import { cursorOf, type Selection } from './selection.ts';
 
@@ -34,11 +35,13 @@ export class NdjsonExport extends StreamedAnswer {
     super();
   }
 
-  send(_request: FastifyRequest, reply: FastifyReply) {
+  send(_request: FastifyRequest, reply: FastifyReply, lifetime: StreamLifetime) {
     const { filter, after } = this.selection;
+    const body = Readable.from(lines(readSelection(this.store, filter, after)));
+    lifetime.signal.addEventListener('abort', () => body.destroy(), { once: true });
     return reply.type('application/x-ndjson; charset=utf-8')
       .header('content-disposition', 'attachment; filename="berth-events.ndjson"')
-      .send(Readable.from(lines(readSelection(this.store, filter, after))));
+      .send(body);
   }
 }
 
@@ -68,11 +71,11 @@ export class Following extends StreamedAnswer {
     super();
   }
 
-  async send(request: FastifyRequest, reply: FastifyReply) {
+  async send(request: FastifyRequest, reply: FastifyReply, lifetime: StreamLifetime) {
     const lastEventId = request.headers['last-event-id'];
     // A reconnecting EventSource says where it stopped.
     const after = typeof lastEventId === 'string' && LAST_EVENT_ID.test(lastEventId) ? Number(lastEventId) : this.selection.after;
-    if (!String(request.headers.accept ?? '').includes('text/event-stream')) return reply.send(await this.longPoll(after));
+    if (!String(request.headers.accept ?? '').includes('text/event-stream')) return reply.send(await this.longPoll(after, lifetime));
     const stop = new AbortController();
     const out = new PassThrough();
     // A first comment sends the headers now: clients see the stream open before any event.
@@ -81,13 +84,14 @@ export class Following extends StreamedAnswer {
     const heartbeat = setInterval(() => { if (!out.writableNeedDrain) out.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
     const end = () => { clearInterval(heartbeat); stop.abort(); };
     out.once('close', end);
+    lifetime.signal.addEventListener('abort', end, { once: true });
     // The response closes when the follower goes away (the request's own 'close' fires once its body is read).
     reply.raw.once('close', end);
     void (async () => {
       try {
         // One event at a time, as fast as the follower takes them: the log is read no faster.
         for await (const event of followSelection(this.store, this.selection.filter, after, stop.signal)) {
-          if (stop.signal.aborted) break;
+          if (stop.signal.aborted || !(await lifetime.stillAllowed())) break;
           out.write(frame(event));
           await roomIn(out, stop.signal);
         }
@@ -102,18 +106,23 @@ export class Following extends StreamedAnswer {
   }
 
   /** The events after `after`, waiting a bounded time for the first one when there are none yet. */
-  private async longPoll(after: number): Promise<Page> {
+  private async longPoll(after: number, lifetime: StreamLifetime): Promise<Page> {
     const selection = { ...this.selection, after };
     const page = await pageOf(this.store, selection);
     if (page.events.length > 0) return page;
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), LONG_POLL_MS);
+    const end = () => stop.abort();
+    lifetime.signal.addEventListener('abort', end, { once: true });
     try {
       for await (const _event of followSelection(this.store, selection.filter, after, stop.signal)) break;
     } finally {
       clearTimeout(timer);
+      lifetime.signal.removeEventListener('abort', end);
       stop.abort();
     }
+    // A caller refused meanwhile (token revoked, access withdrawn) gets that refusal, not the events.
+    if (!(await lifetime.stillAllowed())) throw lifetime.signal.reason;
     return pageOf(this.store, selection);
   }
 }
