@@ -5,6 +5,22 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 /** Positions are not counts (EventStoreDB's are commit positions): lag is counted by reading, so only so far. */
 export const LAG_COUNTED_UP_TO = 10_000;
 
+/**
+ * How long a read from the bus (NATS) may take before it counts as failed: a request to a server
+ * that is down waits the client's 5 s, which a scrape or a status should not. A reachable server
+ * answers in milliseconds.
+ */
+export const BUS_READ_BOUND_MS = 1000;
+
+/** `read`, or a rejection once `ms` passed (the read may still settle; that is then ignored). */
+export function bounded<T>(read: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
+
 export interface ConsumerLag {
   readonly name: string;
   readonly position: number;
@@ -18,8 +34,10 @@ export interface ConsumerLag {
 /** The projections' checkpoints and the relay's (whose lag is what the bus has not been given yet). */
 async function checkpoints({ readStore, relayCheckpoint }: Infrastructure): Promise<Map<string, number>> {
   const positions = new Map(await readStore.checkpoints());
-  // Where the relay's checkpoint cannot be read (NATS away), the others are still worth showing.
-  const relay = await relayCheckpoint().then((checkpoint) => checkpoint.read()).catch(() => null);
+  // Where the relay's checkpoint cannot be read (NATS away), the others are still worth showing,
+  // and the relay is left out: its last known position would show a lag long gone.
+  const read = relayCheckpoint().then((checkpoint) => checkpoint.read());
+  const relay = await bounded(read, BUS_READ_BOUND_MS, "the relay's checkpoint").catch(() => null);
   if (relay !== null) positions.set('relay', relay);
   return positions;
 }

@@ -3,7 +3,7 @@
 // of the bus (a reactor) has not acknowledged yet, and records by status.
 import { Gauge, type Registry } from 'prom-client';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
-import { consumerLags, type ConsumerLag } from './lag.ts';
+import { BUS_READ_BOUND_MS, bounded, consumerLags, type ConsumerLag } from './lag.ts';
 
 /** Read-model collections whose documents carry a `status` worth counting. */
 const BY_STATUS: Record<string, string> = { deployment: 'berth_deployments', backuprun: 'berth_backup_runs' };
@@ -14,18 +14,28 @@ export function collectLogMetrics(registry: Registry, infra: Infrastructure): vo
     name: 'berth_log_head_position', help: 'Position of the last event in the log', registers: [registry],
     async collect() { this.set(await eventStore.head()); },
   });
-  // Both lag gauges come from one reading of the lags per scrape (prom-client collects them at once).
+  // Both lag gauges come from one reading of the lags per scrape (prom-client collects them at once),
+  // and hold only that reading: a consumer it could not read (the relay, NATS away) has no series
+  // rather than the value of an earlier scrape.
   let reading: Promise<ConsumerLag[]> | null = null;
   const lags = () => (reading ??= consumerLags(infra).finally(() => { reading = null; }));
   new Gauge({
     name: 'berth_consumer_lag_seconds', help: 'Age of the oldest event a consumer has not applied yet (0 when caught up)',
     labelNames: ['consumer'] as const, registers: [registry],
-    async collect() { for (const { name, lagSeconds } of await lags()) this.set({ consumer: name }, lagSeconds); },
+    async collect() {
+      const read = await lags();
+      this.reset();
+      for (const { name, lagSeconds } of read) this.set({ consumer: name }, lagSeconds);
+    },
   });
   new Gauge({
     name: 'berth_consumer_lag_events', help: 'Events in the log that a consumer (projection, relay) has not applied yet',
     labelNames: ['consumer'] as const, registers: [registry],
-    async collect() { for (const { name, lagEvents } of await lags()) this.set({ consumer: name }, lagEvents); },
+    async collect() {
+      const read = await lags();
+      this.reset();
+      for (const { name, lagEvents } of read) this.set({ consumer: name }, lagEvents);
+    },
   });
   new Gauge({
     name: 'berth_bus_consumer_pending', help: 'Events a durable bus consumer (a reactor) has not acknowledged yet',
@@ -33,7 +43,8 @@ export function collectLogMetrics(registry: Registry, infra: Infrastructure): vo
     async collect() {
       this.reset();
       // The bus may be away: the scrape still answers, without this family (readiness says why).
-      const pending = await infra.bus().then((bus) => bus.pending()).catch(() => new Map<string, number>());
+      const pending = await bounded(infra.bus().then((bus) => bus.pending()), BUS_READ_BOUND_MS, 'the bus')
+        .catch(() => new Map<string, number>());
       for (const [consumer, count] of pending) this.set({ consumer }, count);
     },
   });
