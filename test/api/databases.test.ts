@@ -167,8 +167,10 @@ describe('database operations', () => {
         // Its failed deployment goes with it: the reactors prune a removed database's deployment records.
         assert.equal((await berth.ok('deployment.all', { databaseId: created[idField] })).length, 1);
         await berth.ok(`${engine}.remove`, { [idField]: created[idField] });
+        // The list now answers 404 for the removed database; the records themselves are gone from the read models.
+        await berth.refused('deployment.all', { databaseId: created[idField] }, 404, 'databaseId');
         await eventually('its deployment records to be pruned', async () =>
-          (await berth.ok('deployment.all', { databaseId: created[idField] })).length === 0);
+          (await berth.berth.infrastructure.readStore.all('deployment')).every((record) => record.databaseId !== created[idField]));
       });
     });
   }

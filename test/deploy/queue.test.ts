@@ -137,4 +137,17 @@ describe('deployment queue (engine work replaced by a double)', () => {
     await it_.berth.refused('application.deploy', { applicationId: 'nope' }, 404, 'applicationId');
     await it_.berth.refused('deployment.all', {}, 400, 'applicationId');
   });
+
+  it('lists no deployments of a service that does not exist, or no longer does: 404 naming the field', async () => {
+    const { projectId } = await it_.berth.ok('project.create', { name: 'listed' });
+    const { applicationId } = await it_.berth.ok('application.create', { name: 'listed', projectId });
+    const { composeId } = await it_.berth.ok('compose.create', { name: 'listed', projectId });
+    const { dbepsilonId } = await it_.berth.ok('dbepsilon.create', { name: 'listed', appName: 'listed', projectId, databasePassword: 'a password' });
+    for (const [field, id] of [['applicationId', applicationId], ['composeId', composeId], ['databaseId', dbepsilonId]]) {
+      assert.deepEqual(await it_.berth.ok('deployment.all', { [field]: id }), [], `${field} of a service never deployed`);
+      await it_.berth.refused('deployment.all', { [field]: 'no-such-service' }, 404, field);
+    }
+    await it_.berth.ok('application.delete', { applicationId });
+    await it_.berth.refused('deployment.all', { applicationId }, 404, 'applicationId');
+  });
 });

@@ -1,6 +1,10 @@
 // The deployment group (beyond the spec): list, read, follow, cancel, roll back.
 import { deploymentLogsOf } from '@berth/shared/adapters/deployment-logs';
 import type { contract } from '@berth/shared/contract/index';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { composeAggregate } from '@berth/shared/domain/compose/compose';
+import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { badRequest, notFound } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
@@ -8,11 +12,23 @@ import { FollowedLog } from './deployment-logs.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
 
+/** The services whose deployments are listed by each field: a database id is of one of the five kinds. */
+const OWNERS: Record<'applicationId' | 'composeId' | 'databaseId', { what: string; aggregates: readonly AnyAggregate[] }> = {
+  applicationId: { what: 'Application', aggregates: [applicationAggregate] },
+  composeId: { what: 'Compose', aggregates: [composeAggregate] },
+  databaseId: { what: 'Database', aggregates: Object.values(databaseAggregates) },
+};
+
 async function all(input: { applicationId?: string; composeId?: string; databaseId?: string }, ctx: Context) {
   const given = (['applicationId', 'composeId', 'databaseId'] as const).filter((field) => input[field] !== undefined);
   if (given.length !== 1) throw badRequest('applicationId', 'give exactly one of applicationId, composeId or databaseId');
   const field = given[0]!;
-  return ctx.list(deploymentAggregate, field, input[field]!);
+  const id = input[field]!;
+  // A service that does not exist (or no longer does) is NOT_FOUND, not a service without deployments.
+  const { what, aggregates } = OWNERS[field];
+  const found = await Promise.all(aggregates.map(async (aggregate) => (await ctx.load(aggregate, id)).state));
+  if (!found.some((state) => state)) throw notFound(field, what);
+  return ctx.list(deploymentAggregate, field, id);
 }
 
 async function cancel({ deploymentId }: { deploymentId: string }, ctx: Context) {
