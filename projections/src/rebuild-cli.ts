@@ -2,16 +2,35 @@
 // runtime's configuration names (the SQLite files of the data folder, or EventStoreDB and
 // MongoDB when scaled out), opened as every role opens them. Run it with Berth stopped: it clears
 // the read models first. `berth projections rebuild` rebuilds while Berth serves.
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { openEventStore, openReadStore } from '@berth/shared/runtime/stores';
 import { rebuildInto } from './rebuild.ts';
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Opens a store, naming the SQLite file in the error when it cannot (better-sqlite3's errors do not
+ * name it); `file` is null for the scaled-out servers, whose errors already say which they are.
+ */
+async function opened<T>(file: string | null, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (file === null) throw error;
+    throw new Error(`cannot open ${file}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
 export async function rebuildStores(config: Config): Promise<{ events: number; seconds: number }> {
   const started = performance.now();
-  const events = await openEventStore(config);
+  // The files openEventStore and openReadStore open when no server is configured.
+  const inDataDir = (file: string, server: string | undefined) => (server ? null : join(config.dataDir, file));
+  const events = await opened(inDataDir('events.db', config.eventStoreUrl), () => openEventStore(config));
   // No projections role here: the store's cache stays off.
-  const reads = await openReadStore({ ...config, roles: [] }).catch(async (error: unknown) => {
+  const openReads = () => openReadStore({ ...config, roles: [] });
+  const reads = await opened(inDataDir('read-models.db', config.mongoUrl), openReads).catch(async (error: unknown) => {
     await events.close();
     throw error;
   });
@@ -24,6 +43,12 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { events, seconds } = await rebuildStores(configFrom());
-  console.log(`rebuilt the read models from ${events} events in ${seconds.toFixed(2)} s (${Math.round(events / seconds)} events/s)`);
+  try {
+    const { events, seconds } = await rebuildStores(configFrom());
+    console.log(`rebuilt the read models from ${events} events in ${seconds.toFixed(2)} s (${Math.round(events / seconds)} events/s)`);
+  } catch (error) {
+    // What stops a rebuild is the operator's to fix (a wrong BERTH_DATA_DIR, a store down): one line, not a stack.
+    console.error(`rebuild-projections failed: ${messageOf(error)}`);
+    process.exitCode = 1;
+  }
 }

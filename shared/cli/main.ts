@@ -4,7 +4,7 @@ import { contract } from '../contract/index.ts';
 import { ApiError, call } from './client.ts';
 import { parseArgs, UsageError } from './flags.ts';
 import { EndedUnsuccessfully, UNSUCCESSFUL_EXIT } from './follow.ts';
-import { runEvents } from './history.ts';
+import { connectionFailure, runEvents } from './history.ts';
 import { groupOf, runOperation } from './operations.ts';
 import { render } from './output.ts';
 import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
@@ -78,12 +78,25 @@ async function main(argv: readonly string[]): Promise<void> {
   return runOperation(settings, group, rest, out);
 }
 
+/** The one line a failure is told in; null for a fault of the CLI itself, which keeps its stack. */
+function explained(error: unknown): string | null {
+  if (error instanceof UsageError || error instanceof EndedUnsuccessfully) return error.message;
+  if (error instanceof ApiError) return `${error.status} ${error.body.code ?? ''}: ${error.message}`;
+  return connectionFailure(error, loadSettings().url);
+}
+
+// A reader that has gone (`berth events export | head -1`) ends the command as it ends `cat`:
+// quietly, and not as a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
+
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof UsageError || error instanceof EndedUnsuccessfully) console.error(error.message);
-  else if (error instanceof ApiError) console.error(`${error.status} ${error.body.code ?? ''}: ${error.message}`);
-  else if (error instanceof TypeError && String(error.message).includes('fetch failed')) console.error(`cannot reach Berth at ${loadSettings().url}`);
-  else throw error;
+  const line = explained(error);
+  if (line === null) throw error;
+  console.error(line);
   process.exitCode = error instanceof UsageError ? 2 : error instanceof EndedUnsuccessfully ? UNSUCCESSFUL_EXIT : 1;
 }
