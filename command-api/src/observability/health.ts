@@ -22,8 +22,10 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
     const log = await check(async () => ({ head: await eventStore.head() }));
     const reads = await check(async () => {
       const head = await eventStore.head();
+      // No checkpoint at all: no projection has applied anything yet, which is the whole log behind.
       const positions = [...(await readStore.checkpoints()).values()];
-      const lag = await countAfter(eventStore, Math.min(head, ...positions), config.readyMaxLag + 1);
+      const applied = positions.length === 0 ? 0 : Math.min(head, ...positions);
+      const lag = await countAfter(eventStore, applied, config.readyMaxLag + 1);
       if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
       return { lag };
     });
