@@ -38,6 +38,27 @@ describe('relay', () => {
     await berth.stop();
   });
 
+  it('brings its checkpoint to the last event once the in-process bus\'s consumers acknowledged it, with no new event to publish', async () => {
+    const { berth } = await relayRun(undefined);
+    const got = collector();
+    // Handled a moment after the publish, as the reactors do: the relay's save came before the acknowledgement.
+    const consumer = await (await berth.infrastructure.bus()).consume('relay_caught_up', async (delivery) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return got.handle(delivery);
+    });
+    const store = berth.infrastructure.eventStore;
+    for (let n = 0; n < 5; n++) await store.append(`project-${newId()}`, [appended(n)], 'no_stream');
+    await got.until(5);
+    const checkpoint = await berth.infrastructure.relayCheckpoint();
+    const deadline = Date.now() + 5000;
+    while (await checkpoint.read() !== 5) {
+      assert.ok(Date.now() < deadline, `the checkpoint stayed at ${await checkpoint.read()} with every event acknowledged`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await consumer.stop();
+    await berth.stop();
+  });
+
   it('publishes again after a restart what a consumer of the in-process bus had not acknowledged, and not what it had', async () => {
     const first = await relayRun(undefined);
     const store = first.berth.infrastructure.eventStore;
