@@ -4,6 +4,7 @@ import { credentialFields, DEFAULT_IMAGES, ENGINES, type Engine } from '@berth/s
 import { pathsOf, startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { eventually } from '../support/engine.ts';
 import { databaseCredentials, PASSWORD_FIELDS } from '../support/databases.ts';
+import { deploymentRecordsOf } from '../support/deployments.ts';
 
 /** Engines whose databases can have backups (the backup contract has no dbepsilon). */
 const BACKED_UP: readonly Engine[] = ['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta'];
@@ -170,7 +171,7 @@ describe('database operations', () => {
         // The list now answers 404 for the removed database; the records themselves are gone from the read models.
         await berth.refused('deployment.all', { databaseId: created[idField] }, 404, 'databaseId');
         await eventually('its deployment records to be pruned', async () =>
-          (await berth.berth.infrastructure.readStore.all('deployment')).every((record) => record.databaseId !== created[idField]));
+          (await deploymentRecordsOf(berth, 'databaseId', created[idField])).length === 0);
       });
     });
   }

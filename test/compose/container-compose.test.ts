@@ -13,7 +13,7 @@ import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, served } from '../support/stacks.ts';
-import { ended } from '../support/deployments.ts';
+import { deploymentRecordsOf, ended } from '../support/deployments.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
@@ -70,7 +70,7 @@ describe('container-compose on the real engine', () => {
     await berth.ok('compose.delete', { composeId });
     // The network goes after the containers, a moment later.
     await eventually('the project, its network and its deployment records to be removed', async () => containers(appName, true).length === 0
-      && labelled('network', appName).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
+      && labelled('network', appName).length === 0 && (await deploymentRecordsOf(berth, 'composeId', composeId)).length === 0, 60_000);
   });
 
   it("brings the project up with the service's own command in place of the default one, and says so in the log", async () => {
@@ -139,7 +139,7 @@ describe('container-compose on the real engine', () => {
     await berth.ok('compose.update', { composeId, composePath: 'web-only.yml' });
     await berth.ok('compose.delete', { composeId });
     await eventually('the project to be removed', async () => containers(appName, true).length === 0
-      && labelled('network', appName).length === 0 && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
+      && labelled('network', appName).length === 0 && (await deploymentRecordsOf(berth, 'composeId', composeId)).length === 0, 60_000);
     assert.equal(labelled('volume', appName).length, 1, 'the named volume is kept, as `down` without -v keeps it');
   });
 

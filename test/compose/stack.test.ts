@@ -13,7 +13,7 @@ import { TEST_IMAGE, eventually, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, removeStacks, served, stacks } from '../support/stacks.ts';
-import { ended } from '../support/deployments.ts';
+import { deploymentRecordsOf, ended } from '../support/deployments.ts';
 import { databaseCredentials } from '../support/databases.ts';
 
 describe('compose stacks on the real engine', () => {
@@ -76,7 +76,7 @@ describe('compose stacks on the real engine', () => {
     await berth.ok('compose.delete', { composeId });
     await eventually('the stack to be removed', async () =>
       (await stacks.services(appName)).length === 0 && (await stacks.networks(appName)).length === 0
-      && (await berth.ok('deployment.all', { composeId })).length === 0, 60_000);
+      && (await deploymentRecordsOf(berth, 'composeId', composeId)).length === 0, 60_000);
     await berth.refused('compose.one', { composeId }, 404);
   });
 

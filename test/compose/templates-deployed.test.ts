@@ -13,7 +13,7 @@ import { templateById } from '@berth/shared/templates/catalogue';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
 import {removeStacks } from '../support/stacks.ts';
-import { ended } from '../support/deployments.ts';
+import { deploymentRecordsOf, ended } from '../support/deployments.ts';
 
 const TEMPLATES = ['whoami', 'nginx', 'adminer', 'umami'];
 /** The locally built image standing in for each image a template names: the PostgreSQL-like test image for postgres. */
@@ -74,7 +74,7 @@ describe('templates deployed for real', () => {
       // Removed once its runtime parts are gone: services, then its deployment records.
       await eventually('the stack to go', async () => {
         for (const service of spec.services) if (await engine.inspectService(service.Name)) return false;
-        return (await berth.ok('deployment.all', { composeId: compose.composeId })).length === 0;
+        return (await deploymentRecordsOf(berth, 'composeId', compose.composeId)).length === 0;
       }, 60_000);
     });
   }

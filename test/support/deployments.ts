@@ -12,3 +12,10 @@ export async function ended(berth: TestBerth, deploymentId: string) {
   }, 90_000);
   return { ...last, seen };
 }
+
+/**
+ * The deployment records the read models still hold for a service, by its id field. Once the
+ * service is deleted deployment.all answers 404, so a test of their pruning reads the records.
+ */
+export const deploymentRecordsOf = async (berth: TestBerth, field: 'applicationId' | 'composeId' | 'databaseId', id: string) =>
+  (await berth.berth.infrastructure.readStore.all('deployment')).filter((record) => record[field] === id);
