@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { orchestratorFields } from './orchestrator.ts';
+import { orchestratorFields, resourceFields } from './orchestrator.ts';
 import { group, get, post } from './operation.ts';
 import { ApplicationRecord, DeploymentRecord, PortRecord, RedirectRecord, SecurityRecord } from './records.ts';
 import {
@@ -28,11 +28,6 @@ const Monitoring = Closed({
   })),
 });
 
-const resources = {
-  memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()),
-  cpuReservation: OptNull(Num()), cpuLimit: OptNull(Num()),
-};
-
 export const application = group('application', {
   create: post(Closed({ name: MinStr(), appName: Opt(Str()), description: OptNull(Str()), projectId: Str() }), ApplicationRecord),
   one: get(Closed(id), ApplicationWithChildren),
@@ -59,7 +54,7 @@ export const application = group('application', {
   update: post(Closed({
     applicationId: MinStr(),
     name: Opt(MinStr()), appName: Opt(MinStr()), description: OptNull(Str()), env: OptNull(Str()),
-    ...resources,
+    ...resourceFields,
     title: OptNull(Str()), subtitle: OptNull(Str()), command: OptNull(Str()), refreshToken: OptNull(Str()),
     enabled: OptNull(Bool()), sourceType: Opt(OneOf(APP_SOURCE_TYPES)),
     repository: OptNull(Str()), owner: OptNull(Str()), branch: OptNull(Str()), buildPath: OptNull(Str()),

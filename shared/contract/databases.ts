@@ -2,7 +2,8 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import { group, get, post } from './operation.ts';
 import { BackupRecord, databaseFields } from './records.ts';
 import { ENGINES, type Engine } from './engines.ts';
-import { Closed, MinStr, Nullable, Num, Opt, OptNull, Port, Status, Str } from './schema.ts';
+import { resourceFields } from './orchestrator.ts';
+import { Closed, MinStr, Nullable, Opt, OptNull, Port, Status, Str } from './schema.ts';
 
 export { ENGINES, type Engine };
 
@@ -52,7 +53,7 @@ function engineGroup<E extends Engine>(engine: E) {
       [idField]: MinStr(),
       name: Opt(MinStr()), appName: Opt(appName), description: OptNull(Str()), containerImage: Opt(Str()),
       command: OptNull(Str()), env: OptNull(Str()),
-      memoryReservation: OptNull(Num()), memoryLimit: OptNull(Num()), cpuReservation: OptNull(Num()), cpuLimit: OptNull(Num()),
+      ...resourceFields,
       externalPort: OptNull(Port()), applicationStatus: Opt(Status()), createdAt: Opt(Str()), projectId: Opt(Str()),
       ...extras(true),
     }), record),

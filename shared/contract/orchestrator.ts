@@ -1,40 +1,85 @@
-// The orchestrator settings of an application, shaped as the orchestrator's own API.
-import { Type, type TNull, type TOptional, type TUnion } from '@sinclair/typebox';
-import { Closed, Num, Opt, OptNull, Str } from './schema.ts';
+// The orchestrator settings of an application, shaped as the orchestrator's own API, written once
+// and made twice: as records keep and answer them, and as an input may set them.
+import {
+  Type, type TInteger, type TLiteral, type TNull, type TNumber, type TOptional, type TSchema, type TString, type TUnion,
+} from '@sinclair/typebox';
+import { Closed, Num, OneOf, Opt, OptNull, Str } from './schema.ts';
 
-const OptNum = () => Opt(Num());
-const UpdateConfig = Closed({
-  Parallelism: OptNum(), Delay: OptNum(), Monitor: OptNum(), MaxFailureRatio: OptNum(),
-  FailureAction: Opt(Str()), Order: Opt(Str()),
+/** How strict the leaves of the settings are (typed, so each way of making them keeps its static type). */
+interface Leaves<N extends TSchema, W extends TSchema> {
+  /** A count (replicas, attempts, retries). */
+  count: () => N;
+  /** A duration in nanoseconds, the orchestrator's unit. */
+  duration: () => N;
+  /** A share from 0 to 1. */
+  ratio: () => N;
+  /** One of the orchestrator's words. */
+  word: (values: readonly string[]) => W;
+  /** At most this many of the modes. */
+  modes: number | undefined;
+}
+
+function settings<N extends TSchema, W extends TSchema>({ count, duration, ratio, word, modes }: Leaves<N, W>) {
+  const updateConfig = Closed({
+    Parallelism: Opt(count()), Delay: Opt(duration()), Monitor: Opt(duration()), MaxFailureRatio: Opt(ratio()),
+    FailureAction: Opt(word(['pause', 'continue', 'rollback'])), Order: Opt(word(['stop-first', 'start-first'])),
+  });
+  return {
+    healthCheckOrch: Closed({
+      Test: Opt(Type.Array(Str())), Interval: Opt(duration()), Timeout: Opt(duration()), StartPeriod: Opt(duration()), Retries: Opt(count()),
+    }),
+    restartPolicyOrch: Closed({
+      Condition: Opt(word(['none', 'on-failure', 'any'])), Delay: Opt(duration()), MaxAttempts: Opt(count()), Window: Opt(duration()),
+    }),
+    placementOrch: Closed({
+      Constraints: Opt(Type.Array(Str())),
+      Preferences: Opt(Type.Array(Closed({ Spread: Closed({ SpreadDescriptor: Str() }) }))),
+      MaxReplicas: Opt(count()),
+      Platforms: Opt(Type.Array(Closed({ Architecture: Str(), OS: Str() }))),
+    }),
+    updateConfigOrch: updateConfig,
+    rollbackConfigOrch: updateConfig,
+    modeOrch: Type.Object({
+      Replicated: Opt(Closed({ Replicas: Opt(count()) })),
+      Global: Opt(Closed({})),
+      ReplicatedJob: Opt(Closed({ MaxConcurrent: Opt(count()), TotalCompletions: Opt(count()) })),
+      GlobalJob: Opt(Closed({})),
+    }, { additionalProperties: false, ...(modes !== undefined && { maxProperties: modes }) }),
+    labelsOrch: Type.Record(Str(), Str()),
+    networkOrch: Type.Array(Closed({
+      Target: Str(), Aliases: Opt(Type.Array(Str())), DriverOpts: Opt(Type.Record(Str(), Str())),
+    })),
+  };
+}
+
+/**
+ * As records keep and answer them: plain numbers and words, so a record saved before a bound was
+ * stated reads back exactly as it was kept.
+ */
+export const orchestratorSettings = settings({ count: () => Num(), duration: () => Num(), ratio: () => Num(), word: () => Str(), modes: undefined });
+
+// The spec says "numbers"; the orchestrator reads these into unsigned (counts) or nanosecond
+// (durations) integers and refuses negative ones, two modes at once, or words it does not know, so
+// such a value could never deploy: refused on save, naming the field, rather than at deploy with
+// the engine's words. An empty word means the orchestrator's default.
+const orchestratorInputs = settings<TNumber | TInteger, TString | TUnion<TLiteral<string>[]>>({
+  count: () => Type.Integer({ minimum: 0 }),
+  duration: () => Type.Integer({ minimum: 0 }),
+  ratio: () => Type.Number({ minimum: 0, maximum: 1 }),
+  word: (values) => OneOf(['', ...values]),
+  modes: 1,
 });
-/** The orchestrator settings of an application, shaped as the orchestrator's own API. */
-export const orchestratorSettings = {
-  healthCheckOrch: Closed({
-    Test: Opt(Type.Array(Str())), Interval: OptNum(), Timeout: OptNum(), StartPeriod: OptNum(), Retries: OptNum(),
-  }),
-  restartPolicyOrch: Closed({ Condition: Opt(Str()), Delay: OptNum(), MaxAttempts: OptNum(), Window: OptNum() }),
-  placementOrch: Closed({
-    Constraints: Opt(Type.Array(Str())),
-    Preferences: Opt(Type.Array(Closed({ Spread: Closed({ SpreadDescriptor: Str() }) }))),
-    MaxReplicas: OptNum(),
-    Platforms: Opt(Type.Array(Closed({ Architecture: Str(), OS: Str() }))),
-  }),
-  updateConfigOrch: UpdateConfig,
-  rollbackConfigOrch: UpdateConfig,
-  modeOrch: Closed({
-    Replicated: Opt(Closed({ Replicas: OptNum() })),
-    Global: Opt(Closed({})),
-    ReplicatedJob: Opt(Closed({ MaxConcurrent: OptNum(), TotalCompletions: OptNum() })),
-    GlobalJob: Opt(Closed({})),
-  }),
-  labelsOrch: Type.Record(Str(), Str()),
-  networkOrch: Type.Array(Closed({
-    Target: Str(), Aliases: Opt(Type.Array(Str())), DriverOpts: Opt(Type.Record(Str(), Str())),
-  })),
-};
-type Settings = typeof orchestratorSettings;
+type Inputs = typeof orchestratorInputs;
 /** The settings as an input takes them: each may be left out or null. */
 export const orchestratorFields = Object.fromEntries(
-  Object.entries(orchestratorSettings).map(([field, schema]) => [field, OptNull(schema)]),
-) as { [K in keyof Settings]: TOptional<TUnion<[Settings[K], TNull]>> };
+  Object.entries(orchestratorInputs).map(([field, schema]) => [field, OptNull(schema)]),
+) as { [K in keyof Inputs]: TOptional<TUnion<[Inputs[K], TNull]>> };
 
+/**
+ * Memory in bytes and CPU in nano-CPUs, as the orchestrator takes them (each rounded to a whole
+ * number): nullable numbers per the spec, never negative, which the orchestrator always refuses.
+ */
+export const resourceFields = {
+  memoryReservation: OptNull(Num({ minimum: 0 })), memoryLimit: OptNull(Num({ minimum: 0 })),
+  cpuReservation: OptNull(Num({ minimum: 0 })), cpuLimit: OptNull(Num({ minimum: 0 })),
+};

@@ -1,6 +1,6 @@
 // Building blocks for the contract: every body and query is a closed object (unknown fields are
 // rejected, never stripped), and the spec's bounds read the same in every group.
-import { FormatRegistry, Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
+import { FormatRegistry, Type, type NumberOptions, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL.test(value));
@@ -8,7 +8,7 @@ if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (value) => EMAIL.t
 export const Str = () => Type.String();
 export const MinStr = (minLength = 1) => Type.String({ minLength });
 export const Email = () => Type.String({ format: 'email' });
-export const Num = () => Type.Number();
+export const Num = (options?: NumberOptions) => Type.Number(options);
 export const Bool = () => Type.Boolean();
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
