@@ -5,6 +5,7 @@ import type { Database } from '../domain/database/database.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
 import { dataVolumeOf, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
+import type { ServiceSpec } from '../ports/container-engine.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
 const READY_TIMEOUT_MS = 120_000;
@@ -41,10 +42,11 @@ export async function untilReady(
       reason = 'the engine does not accept connections yet';
     } else {
       reason = notRunning;
-      // The engine would retry a task it cannot start forever (a missing image): fail now, with its words.
-      if (/^(rejected|failed)/.test(notRunning) || Date.now() > startBy) break;
     }
     if (reason !== said) log((said = reason));
+    // The engine would retry a task it cannot start forever (a missing image, a host port taken):
+    // fail now, with its words.
+    if (notRunning !== null && (/^(rejected|failed)/.test(notRunning) || Date.now() > startBy)) break;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`${database.appName} is not running: ${reason}`);
@@ -57,16 +59,38 @@ export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) 
 /** Creates or updates the service to the database's settings and waits until it serves; answers the image. */
 export async function deployDatabase(infra: Infra, engine: Engine, database: Database, log: (line: string) => void): Promise<string> {
   const profile = profileOfDatabase(infra, engine, database);
-  const created = !(await infra.databaseServices.exists(database.appName));
-  log(`${created ? 'Creating' : 'Updating'} the service ${database.appName} from ${profile.image}`);
+  const before = await infra.databaseServices.spec(database.appName);
+  log(`${before ? 'Updating' : 'Creating'} the service ${database.appName} from ${profile.image}`);
   const generation = await infra.databaseServices.upsert(serviceSpecOf(infra, engine, database));
-  // A first deploy that cannot start leaves nothing behind (the volume stays, empty or not).
-  await untilReady(infra, engine, database, log, generation).catch(async (error: unknown) => {
-    if (created) await infra.databaseServices.remove(database.appName);
+  try {
+    await untilReady(infra, engine, database, log, generation);
+  } catch (error) {
+    await undo(infra, engine, database, before, log).catch((failure: unknown) =>
+      log(`Could not restore the service: ${failure instanceof Error ? failure.message : String(failure)}`));
     throw error;
-  });
+  }
   log(`${database.appName} accepts connections`);
   return profile.image;
+}
+
+/**
+ * A deploy that cannot start, undone as an application's is: a first one leaves no service behind
+ * (the volume stays, empty or not); an update goes back to the spec that served, and the deploy
+ * fails once that serves again, so the database is not left down by a change it could not take.
+ */
+async function undo(infra: Infra, engine: Engine, database: Database, before: ServiceSpec | null, log: (line: string) => void): Promise<void> {
+  const { appName } = database;
+  if (!before) {
+    await infra.databaseServices.remove(appName);
+    log(`Removed the service ${appName} this deployment created`);
+    return;
+  }
+  const generation = await infra.databaseServices.restore(appName, before);
+  log(`Restored the previous version of ${appName} (${before.TaskTemplate.ContainerSpec.Image})`);
+  // A stopped database stays stopped: nothing to wait for.
+  if ((before.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated?.Replicas === 0) return;
+  await untilReady(infra, engine, database, log, generation);
+  log(`${appName} accepts connections again`);
 }
 
 /** Removes a removed database's data volume, once its last container let go of it (bounded). */

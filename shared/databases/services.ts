@@ -1,6 +1,6 @@
 // A database service as the deployer and the database actions drive it, on the ContainerEngine
-// port: rolled out from its spec (the image pulled when missing), scaled, restarted, removed, and
-// asked why no task of it runs.
+// port: rolled out from its spec (the image pulled when missing), put back to the spec it had, scaled,
+// restarted, removed, and asked why no task of it runs.
 import type { StackServiceSpec } from '../domain/compose/stack-spec.ts';
 import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
 
@@ -11,13 +11,21 @@ export interface DatabaseServices {
    * tasks that run it (until they do, the previous tasks may still be running).
    */
   upsert(spec: StackServiceSpec): Promise<number>;
+  /** The spec the service has now; null when there is no such service. */
+  spec(name: string): Promise<ServiceSpec | null>;
+  /** Puts the service back to a spec it had (a failed update undone), rolling its tasks: their generation. */
+  restore(name: string, spec: ServiceSpec): Promise<number>;
   /** Sets the replicas; false when there is no such service. */
   scale(name: string, replicas: number): Promise<boolean>;
   /** Restarts the tasks with the same spec: the new tasks' generation; null when there is no such service. */
   restart(name: string): Promise<number | null>;
   /** False when there was no such service. */
   remove(name: string): Promise<boolean>;
-  /** The engine's words on why no task of the service (of that generation, when given) runs, or null when one runs. */
+  /**
+   * The engine's words on why no task of the service (of that generation, when given) runs, or null
+   * when one runs. A task the engine gave up on (rejected, failed) is shut down at once; of a
+   * generation, its error is the reason, so a task that cannot start is told apart from a slow one.
+   */
   notRunning(name: string, generation?: number): Promise<string | null>;
 }
 
@@ -38,6 +46,11 @@ export function databaseServicesOn(engine: ContainerEngine): DatabaseServices {
 
   return {
     exists: async (name) => (await engine.inspectService(name)) !== null,
+    spec: async (name) => (await engine.inspectService(name))?.spec ?? null,
+    // Its generation moves on, so the restored tasks are told apart from the failed ones.
+    restore: async (name, before) => generationOf((await engine.updateService(name, (current) => ({
+      ...before, TaskTemplate: { ...before.TaskTemplate, ForceUpdate: generationOf(current) + 1 },
+    }))).spec),
     async upsert(spec) {
       await ensureImage(spec.TaskTemplate.ContainerSpec.Image);
       // The stack spec's shapes are the engine's service spec; an existing service's tasks roll.
@@ -47,10 +60,13 @@ export function databaseServicesOn(engine: ContainerEngine): DatabaseServices {
     restart: (name) => update(name, (spec) => ({ ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: generationOf(spec) + 1 } })),
     remove: (name) => engine.removeService(name),
     async notRunning(name, generation) {
-      const tasks = (await engine.listTasks(name))
-        .filter((task) => task.desiredState === 'running' && (generation === undefined || task.forceUpdate === generation));
-      if (tasks.some((task) => task.state === 'running')) return null;
-      const task = tasks[0];
+      const tasks = (await engine.listTasks(name)).filter((task) => generation === undefined || task.forceUpdate === generation);
+      const live = tasks.filter((task) => task.desiredState === 'running');
+      if (live.some((task) => task.state === 'running')) return null;
+      // Of one generation, the newest task the engine gave up on says why (it is shut down at once).
+      const gaveUp = generation === undefined ? [] : tasks.filter((task) => task.state === 'rejected' || task.state === 'failed')
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const task = gaveUp[0] ?? live[0];
       return task ? `${task.state}: ${task.error || task.message}`.trim() : 'no task scheduled';
     },
   };

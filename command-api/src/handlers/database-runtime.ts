@@ -4,15 +4,18 @@
 // start, stop and reload are asked of the reactors, as an application's are, and act on the
 // service that deployment made.
 import type { Engine } from '@berth/shared/contract/databases';
-import type { Status } from '@berth/shared/contract/schema';
+import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
-import { conflict } from '@berth/shared/errors';
-import type { AnyAggregate } from '@berth/shared/domain/aggregate';
-import type { Action } from '@berth/shared/domain/application/status';
+import { conflict, notFound } from '@berth/shared/errors';
+import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
+import { statusAfterDeployment, type Action, type DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Context } from '../context.ts';
 import { queueFor, waitForEvent } from './deployment-queue.ts';
 import { act } from './application-runtime.ts';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
+
+const POLL_MS = 50;
 
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
@@ -21,24 +24,46 @@ export function databaseRuntime(engine: Engine) {
   /** Asked of the reactors; answered from the outcome they report. */
   const asked = (action: Action) => (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, action, String(input[idField]), ctx);
 
+  /**
+   * The database as the end of `deployment` left it: the deployer moves its status right after the
+   * record (a later deployment may have moved it on since; this answer is about this one).
+   */
+  async function settledAfter(ctx: Context, id: string, ended: RecordedEvent, deployment: Deployment): Promise<Database | null> {
+    const expected = statusAfterDeployment(deployment.status as DeploymentStep, deployment.statusBefore);
+    const deadline = Date.now() + ctx.infra.config.actionWaitMs;
+    for (;;) {
+      const { events } = await ctx.infra.eventStore.readStream(streamName(aggregate.name, id));
+      const moved = events.findIndex((event) => event.position > ended.position && event.type.endsWith('StatusChanged'));
+      const database = fold(anyAggregate, moved === -1 ? events : events.slice(0, moved + 1)) as Database | null;
+      // Not moved when it had that status already: the decider appends nothing then.
+      if (moved !== -1 || !database || database.applicationStatus === expected || Date.now() >= deadline) {
+        if (moved !== -1) ctx.position = Math.max(ctx.position, events[moved]!.position);
+        return database;
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
   return {
-    // Through the deployer, like every deployment: recorded, queued, logged; answered when it ended.
+    // Through the deployer, like every deployment: recorded, queued, logged; answered when IT ended
+    // (another deployment of the same database, ending meanwhile, says nothing about this one).
     deploy: async (input: Record<string, unknown>, ctx: Context) => {
       const id = String(input[idField]);
       await ctx.mustLoad(aggregate, id, idField);
       const queued = (await queueFor(ctx, { applicationId: null, composeId: null, databaseId: id, databaseType: engine }, {
         kind: 'deploy', title: 'Deploy', trigger: 'account', image: null, rollbackOf: null,
       }))!;
-      // Its end as the database's status shows it: the deployer moves the status after the record.
-      const settled = await waitForEvent(ctx, aggregate.name, id, ctx.position, (event) =>
-        event.type.endsWith('StatusChanged') && (event.data as { applicationStatus: Status }).applicationStatus !== 'running');
-      ctx.forget(aggregate, id);
-      const database = await ctx.mustLoad(aggregate, id, idField) as Database;
       const deploymentId = String(queued.deploymentId);
-      if (!settled) throw conflict(`The deploy of ${database.appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms (deployment ${deploymentId})`);
+      const ended = await waitForEvent(ctx, deploymentAggregate.name, deploymentId, ctx.position, (event) => ENDING_EVENTS.has(event.type));
+      if (!ended) {
+        const { appName } = await ctx.mustLoad(aggregate, id, idField) as Database;
+        throw conflict(`The deploy of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms (deployment ${deploymentId})`);
+      }
       ctx.forget(deploymentAggregate, deploymentId);
-      const deployment = (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment | null;
-      if (deployment?.status !== 'done') throw conflict(`${database.appName}: ${deployment?.reason ?? 'the deployment did not finish'}`);
+      const deployment = (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment;
+      const database = await settledAfter(ctx, id, ended, deployment);
+      if (!database) throw notFound(idField, aggregate.label);
+      if (deployment.status !== 'done') throw conflict(`${database.appName}: ${deployment.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },
     start: asked('start'),

@@ -6,6 +6,7 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
 import { badRequest, notFound } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { FollowedLog } from './deployment-logs.ts';
@@ -36,7 +37,7 @@ async function cancel({ deploymentId }: { deploymentId: string }, ctx: Context) 
   if (after && !FINISHED.has(after.status)) {
     // A running one stops once its reactor has seen the request: wait (bounded) for its end.
     await waitForEvent(ctx, 'deployment', deploymentId, ctx.position, (event) =>
-      ['DeploymentCancelled', 'DeploymentFailed', 'DeploymentFinished'].includes(event.type));
+      ENDING_EVENTS.has(event.type));
     ctx.forget(deploymentAggregate, deploymentId);
   }
   return ctx.view(deploymentAggregate, (await ctx.load(deploymentAggregate, deploymentId)).state);

@@ -10,6 +10,7 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Deployer, DeployerDeps } from '../deployer/deployer.ts';
 import { serviceRuntime, type RuntimeActions } from '../deployer/service-runtime.ts';
+import { untilStopped } from '../deployer/actions.ts';
 
 const deployed = (found: boolean, database: Database) => {
   if (!found) throw new Error(`${database.appName} is not deployed`);
@@ -27,6 +28,8 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
     },
     async stop(database) {
       deployed(await services.scale(database.appName, 0), database);
+      // Answered once its container is gone (it has a grace period to flush), as an application's stop.
+      await untilStopped({ engine: infra.engine, settings: infra.config }, database.appName);
     },
     async reload(database) {
       const generation = await services.restart(database.appName);

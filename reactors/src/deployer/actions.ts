@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
-import type { DeployerDeps } from './deps.ts';
+import type { DeployerDeps, DeployerSettings } from './deps.ts';
 import { localRepository, registryRepository } from './images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
@@ -17,12 +17,18 @@ const withReplicas = (spec: ServiceSpec, replicas: number): ServiceSpec => ({ ..
 async function scale(deps: DeployerDeps, app: Application, replicas: number): Promise<void> {
   const info = await deps.engine.updateService(app.appName, (spec) => withReplicas(spec, replicas));
   if (replicas > 0) return waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
-  await until(deps, `the tasks of ${app.appName} to stop`, async () =>
-    !(await deps.engine.listTasks(app.appName)).some((task) => task.state === 'running'));
+  await untilStopped(deps, app.appName);
 }
 
+/** What a wait on the engine needs: the engine and the bound on it (databases' stop waits too). */
+type EngineWait = Pick<DeployerDeps, 'engine'> & { readonly settings: Pick<DeployerSettings, 'taskStartTimeoutMs'> };
+
+/** Resolves once no task of the service runs (scaled to 0, its containers stopped), within the bound. */
+export const untilStopped = (deps: EngineWait, name: string): Promise<void> =>
+  until(deps, `the tasks of ${name} to stop`, async () => !(await deps.engine.listTasks(name)).some((task) => task.state === 'running'));
+
 /** Polls `done` until it holds, within the deployer's bound on engine waits. */
-export async function until(deps: DeployerDeps, what: string, done: () => Promise<boolean>): Promise<void> {
+export async function until(deps: EngineWait, what: string, done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + deps.settings.taskStartTimeoutMs;
   while (Date.now() < deadline) {
     if (await done()) return;

@@ -8,6 +8,8 @@ export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number];
 export type Trigger = (typeof TRIGGERS)[number];
 
 export const FINISHED: ReadonlySet<DeploymentStatus> = new Set(['done', 'error', 'cancelled']);
+/** The events that end a deployment, whatever its outcome (its status then is one of FINISHED). */
+export const ENDING_EVENTS: ReadonlySet<string> = new Set(['DeploymentFinished', 'DeploymentFailed', 'DeploymentCancelled']);
 export const INTERRUPTED = 'interrupted';
 
 export interface Deployment {
