@@ -51,6 +51,8 @@ export interface ServiceInfo {
   readonly id: string;
   readonly version: number;
   readonly spec: ServiceSpec;
+  /** The spec before the last update, as the engine keeps it (none for a service never updated). */
+  readonly previousSpec?: ServiceSpec;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

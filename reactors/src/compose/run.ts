@@ -11,10 +11,11 @@ import { removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
 import { deployStack, removeStack, stopStack } from './stack.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
-import type { ComposeActions, RunComposeDeployment } from './work.ts';
+import { restoreInterrupted } from '../deployer/rollout.ts';
+import type { ComposeActions, ComposeWork, InterruptedComposeWork, RunComposeDeployment } from './work.ts';
 
 export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
-  return async (work) => {
+  const run = async (work: ComposeWork): Promise<DeploymentResult> => {
     const fetched = await fetchComposeFile(deps, work.compose, work);
     // The ports as the file will publish them: a compose project's ${VARIABLES} come from its .env too.
     const env = work.compose.composeType === 'stack' ? work.compose.env : interpolationEnv(fetched, work.compose);
@@ -35,6 +36,11 @@ export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
     await settle(true);
     return result;
   };
+  // A stack's services, found by its namespace (a service the deployment created too); a compose
+  // project is left as a stopped `up` leaves it, as after a failed or cancelled deployment.
+  const recover = async ({ deploymentId, compose, log }: InterruptedComposeWork) =>
+    restoreInterrupted(deps, deploymentId, await deps.stacks.services(compose.appName), log);
+  return Object.assign(run, { recover });
 }
 
 export function composeActionsWith(deps: ComposeDeps): ComposeActions {

@@ -21,6 +21,7 @@ export const secretsOfCompose = (compose: Compose, box: SecretBox): string[] => 
 ];
 
 export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment, report: Report): ComposeServices {
+  const { recover } = run;
   return async (composeId, cause) => {
     const compose = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
     const fileFetched = async ({ services, ports }: { services: string[]; ports: string[] }) => {
@@ -46,6 +47,7 @@ export function composeServices(eventStore: EventStore, box: SecretBox, run: Run
       status: compose.composeStatus,
       secrets: secretsOfCompose(compose, box),
       run: (work) => run({ ...work, compose, fileFetched }),
+      ...(recover && { recover: (deploymentId: string, log: (line: string) => void) => recover({ deploymentId, compose, log }) }),
     };
   };
 }

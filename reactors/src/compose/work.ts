@@ -17,7 +17,18 @@ export interface ComposeWork {
   readonly fileFetched: (found: { services: string[]; ports: string[] }) => Promise<(succeeded: boolean) => Promise<void>>;
 }
 
-export type RunComposeDeployment = (work: ComposeWork) => Promise<DeploymentResult>;
+/** A deployment of the compose service that was running when Berth died (crash, kill). */
+export interface InterruptedComposeWork {
+  readonly deploymentId: string;
+  readonly compose: Compose;
+  readonly log: (line: string) => void;
+}
+
+export interface RunComposeDeployment {
+  (work: ComposeWork): Promise<DeploymentResult>;
+  /** On the restart after a crash: the stack's services put back as a failed deployment puts them back. */
+  readonly recover?: (work: InterruptedComposeWork) => Promise<void>;
+}
 
 /** What stop and delete do on the engine; each resolves once the engine has done it. */
 export interface ComposeActions {

@@ -34,6 +34,8 @@ export interface DeployedService {
   /** Opened secrets of the service: its log masks every one. */
   readonly secrets: string[];
   run(work: Omit<DeploymentWork, 'application'>): Promise<DeploymentResult>;
+  /** After a crash: what the interrupted deployment `deploymentId` left on the engine put back (see RunDeployment). */
+  recover?(deploymentId: string, log: (line: string) => void): Promise<void>;
 }
 
 /** A compose service as the deployer runs it, its reports caused by `cause`; null when it was deleted. */
@@ -102,11 +104,13 @@ export class Deployer {
     if (deployment.composeId) return this.deps.composes(deployment.composeId, cause);
     if (deployment.databaseId && deployment.databaseType) return this.deps.databases(deployment.databaseType, deployment.databaseId);
     const application = (await load(this.deps.eventStore, applicationAggregate, deployment.applicationId!)).state as Application | null;
+    const { recover } = this.deps.run;
     return application && {
       appName: application.appName,
       status: application.applicationStatus,
       secrets: await secretsOf(application, this.deps.readStore, this.deps.secrets),
       run: (work) => this.deps.run({ ...work, application }),
+      ...(recover && { recover: (deploymentId: string, log: (line: string) => void) => recover({ deploymentId, application, log }) }),
     };
   }
 
@@ -201,8 +205,9 @@ export class Deployer {
   }
 
   /**
-   * What a crash left: running ones failed as interrupted, services left `running` by an ended one
-   * moved on as its end says, queued ones queued again in order.
+   * What a crash left: running ones failed as interrupted (their services put back on the engine as
+   * a stop puts them back), services left `running` by an ended one moved on as its end says,
+   * queued ones queued again in order.
    */
   async recover(): Promise<void> {
     const { readStore, eventStore } = this.deps;
@@ -210,11 +215,17 @@ export class Deployer {
     for (const doc of await readStore.find('deployment', 'status', 'running')) {
       const deploymentId = String(doc.deploymentId);
       if (this.running.has(deploymentId)) continue;
+      const deployment = await this.deployment(deploymentId);
+      const service = deployment?.status === 'running' ? await this.serviceOf(deployment, null) : null;
+      const log = this.deps.logs.writer(deploymentId, service?.secrets ?? []);
+      // The engine first: a crash during this leaves the deployment `running`, to be put back at the next start.
+      await service?.recover?.(deploymentId, (line) => log.line(line))
+        .catch((error: unknown) => log.line(`Could not restore the service: ${reasonOf(error)}`));
       const failed = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, {
         type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED },
       }, null);
       if (failed.position > 0 && failed.after) {
-        this.deps.logs.writer(deploymentId, []).line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+        log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
         await this.follow(failed.after, 'error', null);
       }
     }

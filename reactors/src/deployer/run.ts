@@ -3,11 +3,11 @@
 // The proxy file is not written here: the proxy reactor rewrites it on DeploymentFinished, from
 // the records as they are then and in turn with the application's other writes.
 import type { RegistryAuth } from '@berth/shared/ports/container-engine';
-import type { DeploymentResult, DeploymentWork, RunDeployment } from './work.ts';
+import type { DeploymentResult, DeploymentWork, InterruptedWork, RunDeployment } from './work.ts';
 import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure, parseEnv } from './env.ts';
 import { deploymentTag, localRepository, registryAuth, registryRepository } from './images.ts';
-import { rollOut } from './rollout.ts';
+import { restoreInterrupted, rollOut } from './rollout.ts';
 import { serviceSpecOf } from './service-spec.ts';
 import { produceImage } from './source.ts';
 
@@ -20,7 +20,7 @@ async function registryOf(deps: DeployerDeps, work: DeploymentWork) {
 }
 
 export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
-  return async (work: DeploymentWork): Promise<DeploymentResult> => {
+  const run = async (work: DeploymentWork): Promise<DeploymentResult> => {
     const app = work.application;
     // What can fail without touching anything fails first.
     const env = parseEnv(app.env);
@@ -48,4 +48,7 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     await rollOut(deps, spec, auth, work);
     return { image, revision };
   };
+  // The application's one service is all a deployment of it changes on the engine.
+  const recover = ({ deploymentId, application, log }: InterruptedWork) => restoreInterrupted(deps, deploymentId, [application.appName], log);
+  return Object.assign(run, { recover });
 }

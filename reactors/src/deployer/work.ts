@@ -26,7 +26,21 @@ export interface DeploymentResult {
   readonly revision: string | null;
 }
 
-export type RunDeployment = (work: DeploymentWork) => Promise<DeploymentResult>;
+/** A deployment of the application that was running when Berth died (crash, kill). */
+export interface InterruptedWork {
+  readonly deploymentId: string;
+  readonly application: Application;
+  readonly log: (line: string) => void;
+}
+
+export interface RunDeployment {
+  (work: DeploymentWork): Promise<DeploymentResult>;
+  /**
+   * On the restart after a crash: what the interrupted deployment left on the engine put back as a
+   * failed or cancelled one puts it back. Left out by work that leaves nothing behind (a test's).
+   */
+  readonly recover?: (work: InterruptedWork) => Promise<void>;
+}
 
 /** What the service actions do on the engine; each resolves once the engine has done it. */
 export interface ServiceActions {

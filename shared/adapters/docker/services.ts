@@ -11,10 +11,11 @@ import { pathName } from './names.ts';
 // no credentials, dockerode gets undefined, so no header goes and the stored ones stay.
 const registryAuth = (auth?: RegistryAuth) => auth as Docker.AuthConfig;
 
-type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; CreatedAt: string; UpdatedAt: string };
+type Inspected = { ID: string; Version: { Index: number }; Spec: ServiceSpec; PreviousSpec?: ServiceSpec; CreatedAt: string; UpdatedAt: string };
 
 const infoOf = (raw: Inspected): ServiceInfo => ({
-  id: raw.ID, version: raw.Version.Index, spec: raw.Spec, createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt,
+  id: raw.ID, version: raw.Version.Index, spec: raw.Spec, ...(raw.PreviousSpec && { previousSpec: raw.PreviousSpec }),
+  createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt,
 });
 
 export async function inspectService(docker: Docker, name: string): Promise<ServiceInfo | null> {
