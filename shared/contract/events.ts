@@ -4,7 +4,25 @@ import { FormatRegistry, Type } from '@sinclair/typebox';
 import { group, get } from './operation.ts';
 import { Closed, MinStr, Nullable, Num, Opt, Str } from './schema.ts';
 
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT/.test(value));
+const ISO_INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(?:Z|[+-](\d\d):(\d\d))$/i;
+
+/**
+ * An ISO-8601 date-time with its offset that names a real instant: a day the month has (JavaScript
+ * would roll 2024-02-30 over to March), and in UTC still within the years 0000-9999, as the log's
+ * `occurredAt` is written (past them, text order is no longer time order).
+ */
+export function isInstant(value: string): boolean {
+  const parts = ISO_INSTANT.exec(value);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = parts.slice(1).map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second > 59) return false;
+  if (offsetHours > 23 || offsetMinutes > 59) return false;
+  const utcYear = new Date(Date.parse(value)).getUTCFullYear();
+  return utcYear >= 0 && utcYear <= 9999;
+}
+
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isInstant);
 
 /** The most events one page answers. */
 export const MAX_PAGE_SIZE = 1000;
@@ -32,18 +50,22 @@ const RecordedEvent = Closed({
   }),
 });
 const Page = Closed({ events: Type.Array(RecordedEvent), nextCursor: Nullable(Str()) });
+/** Where a page left off: a page's `nextCursor`, given back with the same filters. */
+const continued = {
+  cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection' })),
+};
 
 export const events = group('events', {
   /** A page of the whole log, oldest first; `nextCursor` continues the same selection. */
   all: get(Closed({
     ...filter,
-    cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection' })),
+    ...continued,
     limit: Opt(Count(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)),
   }), Closed({ ...Page.properties, head: Num() })),
   /** One aggregate's whole history, with each event's revision in its stream. */
   stream: get(Closed({ stream: MinStr() }), Closed({ stream: Str(), revision: Num(), events: Type.Array(RecordedEvent) })),
-  /** Server-sent events of the selection, from a position, live. */
-  follow: get(Closed(filter), Page),
+  /** Server-sent events of the selection, from a position, live (or a long poll, whose page's cursor it takes back). */
+  follow: get(Closed({ ...filter, ...continued }), Page),
   /** The whole selection as NDJSON, one event a line. */
   export: get(Closed(filter), Str()),
 });

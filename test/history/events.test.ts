@@ -119,6 +119,10 @@ describe('events: the history for auditors', () => {
       [{ after: '-1' }, 'after'],
       [{ from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' }, 'to'],
       [{ from: 'yesterday' }, 'from'],
+      // A day the month lacks (not rolled over to March), an instant past the year 9999 in UTC, no offset.
+      [{ from: '2024-02-30T00:00:00Z' }, 'from'],
+      [{ to: '9999-12-31T23:59:59-12:00' }, 'to'],
+      [{ from: '2026-01-01T00:00:00' }, 'from'],
       [{ cursor: first.nextCursor, type: 'ApplicationCreated' }, 'cursor'],
       [{ cursor: 'not-a-cursor' }, 'cursor'],
       [{ cursor: first.nextCursor, type: 'ProjectCreated', after: '3' }, 'cursor'],
@@ -197,6 +201,16 @@ describe('events: the history for auditors', () => {
     // backup runs have no `.one`: they are read as the list `backup.runs`; the forge app only as `admin.haveForgeConfigured`.
     const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'usage', 'session', 'delivery', 'backuprun', 'forge'].includes(name));
     assert.deepEqual([...covered].sort(), expected.sort());
+  });
+
+  it('takes back the cursor of its own long-poll page, continuing after it', async () => {
+    // More projects than a page holds.
+    for (let n = 0; n < 101; n++) await api.ok('project.create', { name: `paged ${n}` });
+    const first = await api.ok('events.follow', { aggregate: 'project' });
+    assert.ok(first.nextCursor, 'the log holds more than a page');
+    const next = await api.call('events.follow', { aggregate: 'project', cursor: first.nextCursor });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    assert.equal(next.body.events[0].position, first.events.at(-1).position + 1);
   });
 
   it('follows the log live as server-sent events, and long-polls for clients that take JSON', async () => {
