@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '@berth/shared/errors';
 import { UnavailableError } from '@berth/shared/ports/unavailable';
@@ -24,6 +26,26 @@ export function toDomainError(error: FastifyError | Error): DomainError {
     return new DomainError('PARSE_ERROR', `The body is not valid JSON: ${error.message}`);
   }
   return new DomainError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+/**
+ * A request the HTTP parser refused before any route saw it (headers past 16 KB, a malformed
+ * request line, a request that took too long to arrive): answered in the spec's error shape too,
+ * then the connection is closed, as Fastify's own handler does.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal = error.code === 'HPE_HEADER_OVERFLOW'
+    ? new DomainError('HEADERS_TOO_LARGE', 'The request\'s headers (with its URL) are too large: at most 16 KB')
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new DomainError('REQUEST_TIMEOUT', 'The request took too long to arrive')
+      : new DomainError('BAD_REQUEST', `The request is not valid HTTP: ${error.message}`);
+  const body = JSON.stringify(refusal.toBody());
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      + `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

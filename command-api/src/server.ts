@@ -9,7 +9,7 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { authenticate } from './auth/authenticate.ts';
 import { authorize, grantCreated } from './auth/authorize.ts';
 import { Context, type Actor } from './context.ts';
-import { errorHandler } from './errors.ts';
+import { clientErrorHandler, errorHandler } from './errors.ts';
 import { handlerOf } from './handlers/index.ts';
 import { serializerOf } from './serialization.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -42,6 +42,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
     logger: options.logger === false ? false : { level: infra.config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
     bodyLimit: 1024 * 1024,
+    clientErrorHandler,
     // The request's id is its correlation id: the client's when it sent a usable one.
     genReqId: (request) => {
       const header = request.headers['x-correlation-id'];
