@@ -58,11 +58,14 @@ describe('two-factor authentication', () => {
     const replay = await berth.call('auth.verifyLogin2FA', { pin, id: await challenge(user) }, { token: null });
     assert.equal(replay.status, 400);
     assert.equal(replay.body.token, undefined);
+    // Said as what it is, so the user waits for the next pin instead of thinking two-factor broken.
+    assert.match(replay.body.message, /already used: wait for the next one/);
   });
 
-  it('refuses a wrong pin', async () => {
+  it('refuses a wrong pin, saying it is not valid', async () => {
     const answer = await berth.call('auth.verifyLogin2FA', { pin: '123456', id: await challenge(user) }, { token: null });
     assert.equal(answer.status, 400);
+    assert.match(answer.body.message, /the pin is not valid/);
   });
 
   it('refuses to turn off with a sign-in older than five minutes', async () => {

@@ -27,8 +27,13 @@ async function accountByEmail(ctx: Context, email: string): Promise<Account | nu
 
 /** Checks a pin against the account's secret, then records its step so it is never accepted again. */
 async function usePin(ctx: Context, account: Account, pin: string, secret: string): Promise<void> {
-  const step = await acceptedStep(secret, pin, ctx.infra.clock.now(), account.lastPinStep);
-  if (step === null) throw badRequest('pin', 'the pin is not valid');
+  const now = ctx.infra.clock.now();
+  const step = await acceptedStep(secret, pin, now, account.lastPinStep);
+  if (step === null) {
+    // A pin is accepted once: the one just used (turning two-factor on, say) is still on the screen.
+    const used = account.lastPinStep !== null && (await acceptedStep(secret, pin, now, null) ?? Infinity) <= account.lastPinStep;
+    throw badRequest('pin', used ? 'this pin was already used: wait for the next one your authenticator shows' : 'the pin is not valid');
+  }
   await ctx.execute(accountAggregate, account.id, { type: 'UseTwoFactorPin', data: { id: account.id, step } });
 }
 
