@@ -18,6 +18,8 @@ const byAggregate = new Map<string, SummaryKind>(SERVICE_KINDS.map((kind) => {
 
 export const serviceSummaries: Projection = {
   name: 'serviceSummaries',
+  // Owned, so a rebuild of this projection alone empties it before it switches the new ones in.
+  collections: [SERVICE_SUMMARIES],
   aggregates: [...byAggregate.keys()],
   documentPerStream: true,
   keysOf: (_event, { id }) => [{ collection: SERVICE_SUMMARIES, id }],

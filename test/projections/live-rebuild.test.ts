@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SqliteReadStore } from '@berth/shared/adapters/sqlite/read-store';
 import { aggregates } from '@berth/shared/domain/index';
+import { SERVICE_SUMMARIES } from '@berth/shared/domain/service-kinds';
 import { rebuildInto } from '@berth/projections/rebuild';
 import { withoutBookkeeping } from '@berth/projections/runner';
 import { buildWorld } from '../e2e/world.ts';
@@ -68,5 +69,16 @@ describe('projections: live rebuild', () => {
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body.issues.map((issue: { path: string }) => issue.path), ['name']);
     assert.equal(await berth.head(), head);
+  });
+
+  it('rebuilt alone, the service summaries lose one no service of the log has', async () => {
+    const { readStore } = berth.berth.infrastructure;
+    const [kept] = await readStore.all(SERVICE_SUMMARIES);
+    // A summary of a service the log does not know, as a projection bug would leave one.
+    await readStore.commit([], 0, [{ collection: SERVICE_SUMMARIES, id: 'ghost', doc: { ...kept, name: 'ghost' } }]);
+    assert.ok(await readStore.get(SERVICE_SUMMARIES, 'ghost'));
+    assert.equal((await berth.ok('projections.rebuild', { name: 'serviceSummaries' })).status, 'done');
+    assert.equal(await readStore.get(SERVICE_SUMMARIES, 'ghost'), null);
+    assert.equal((await readStore.all(SERVICE_SUMMARIES)).length > 0, true, 'the real summaries are back');
   });
 });
