@@ -1,7 +1,9 @@
 // What an operator sees of the bus side on a Berth whose bus is a real nats-server: the relay's
 // lag (events of the log not yet on the bus, and the age of the oldest) and each durable bus
 // consumer's unacknowledged events in /metrics, read from NATS where any process can; /ready
-// turning unready while nats-server is down and ready again once it is back.
+// turning unready while nats-server is down and ready again once it is back; while it is down,
+// no caught-up 0 for the relay while events pile up unrelayed, but no relay series at all, and a
+// scrape that still answers soon.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Relay } from '@berth/reactors/relay/relay';
@@ -70,5 +72,41 @@ describe('relay and bus lag, and readiness of the bus', () => {
       await nats.up();
     }
     await eventually(async () => (await ready()).statusCode === 200, 20_000, 'ready again');
+  });
+
+  it('drops the relay\'s lag series instead of a stale 0 while NATS is down, answers the scrape soon, and shows the real lag once back', async () => {
+    await berth.ok('project.create', { name: 'before the outage' });
+    const infra = berth.berth.infrastructure;
+    const relay = new Relay(infra.eventStore, await infra.bus(), await infra.relayCheckpoint());
+    await relay.start();
+    try {
+      await eventually(async () => sample(await scrape(), 'berth_consumer_lag_events', 'relay') === 0, 10_000, 'the relay catches up');
+    } finally {
+      await relay.stop();
+    }
+    assert.equal(sample(await scrape(), 'berth_consumer_lag_seconds', 'relay'), 0);
+    const relayed = await infra.eventStore.head();
+
+    await nats.down();
+    try {
+      for (let i = 0; i < 3; i++) await berth.ok('project.create', { name: `unrelayed ${i}` });
+      const started = Date.now();
+      const text = await scrape();
+      const took = Date.now() - started;
+      // Either gone or the real lag; never the caught-up 0 of before the outage. The bus's client
+      // alone would wait 5 s; the scrape waits 1 s for it (4 s leaves room for a loaded machine).
+      const events = sample(text, 'berth_consumer_lag_events', 'relay');
+      const seconds = sample(text, 'berth_consumer_lag_seconds', 'relay');
+      assert.ok(events === null || events >= 3, `relay lag while NATS is down: ${events} events\n${text}`);
+      assert.ok(seconds === null || seconds > 0, `relay lag while NATS is down: ${seconds} s`);
+      assert.ok(took < 4000, `the scrape took ${took} ms with the bus down`);
+      // The other consumers of the log are still reported.
+      assert.equal(sample(text, 'berth_consumer_lag_events', 'entity:project'), 0, text);
+    } finally {
+      await nats.up();
+    }
+    const unrelayed = (await infra.eventStore.readAll(relayed, 10_000)).length;
+    assert.ok(unrelayed >= 3);
+    await eventually(async () => sample(await scrape(), 'berth_consumer_lag_events', 'relay') === unrelayed, 20_000, 'the real lag once NATS is back');
   });
 });
