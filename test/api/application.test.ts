@@ -62,6 +62,12 @@ describe('application operations', () => {
     const b = await create('b');
     assert.equal((await berth.ok('application.update', { applicationId: b.applicationId, appName: a.appName })).appName, a.appName);
     await berth.refused('application.update', { applicationId: b.applicationId, appName: 'Not A Name!' }, 400, 'appName');
+    // The engine names a stack's services `<stack>_<service>`: such a name could be another project's service.
+    const stackLike = await berth.refused('application.update', { applicationId: b.applicationId, appName: 'shop_web' }, 400, 'appName');
+    assert.match(stackLike.message, /"-" or "\."/);
+    // A requested name is made a runtime name without one.
+    const { projectId } = await berth.ok('project.create', { name: 'underscores' });
+    assert.doesNotMatch((await berth.ok('application.create', { name: 'x', appName: 'shop_web', projectId })).appName, /_/);
   });
 
   it('updates any field, ignores createdAt, and checks the project and registry it moves to', async () => {

@@ -21,6 +21,22 @@ const specOf = (name: string, port: number, image = TEST_IMAGE): ServiceSpec => 
   EndpointSpec: { Ports: [{ Protocol: 'tcp', TargetPort: 8080, PublishedPort: port, PublishMode: 'host' }] },
 });
 
+test('acts on a service by its exact name only: its id, or a prefix of it, names no service', async () => {
+  const name = uniqueName('berth-owned');
+  created.push(name);
+  const { id } = await engine.upsertService({ ...specOf(name, await freePort()), Mode: { Replicated: { Replicas: 0 } } });
+  // Another project's runtime name that happens to be the service's id, or the start of it.
+  for (const other of [id, id.slice(0, 4)]) {
+    assert.equal(await engine.inspectService(other), null, other);
+    assert.deepEqual(await engine.listTasks(other), [], other);
+    assert.equal(await engine.removeService(other), false, other);
+    await assert.rejects(engine.updateService(other, (spec) => ({ ...spec, Labels: { touched: 'yes' } })), /not found/);
+  }
+  const kept = await engine.inspectService(name);
+  assert.ok(kept, 'the service is still there');
+  assert.equal(kept.spec.Labels?.touched, undefined, 'and untouched');
+});
+
 test('a service created, re-deployed with the same spec, scaled to zero and removed', async () => {
   const name = uniqueName('berth-engine');
   const port = await freePort();

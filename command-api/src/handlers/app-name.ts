@@ -6,11 +6,13 @@ import type { Context } from '../context.ts';
 import { claim, moveName, release } from './reservations.ts';
 import { wasDeployed } from './deployed.ts';
 
-const RUNTIME_NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
+// No "_": the engine names a stack's services `<namespace>_<service>`, so a runtime name with one
+// could be another project's stack service, and act on it (stop, remove, deploy over it).
+const RUNTIME_NAME = /^[a-z0-9][a-z0-9.-]{0,62}$/;
 
 /** `<slug of the requested name, else of the service name>-<6 hex>`: always a valid runtime name. */
 export function newAppName(requested: string | undefined | null, serviceName: string): string {
-  const slug = (source: string) => source.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '').slice(0, 48);
+  const slug = (source: string) => source.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[^a-z0-9]+|-+$/g, '').slice(0, 48);
   const base = slug(requested ?? '') || slug(serviceName) || 'service';
   return `${base}-${randomHex(6)}`;
 }
@@ -18,7 +20,7 @@ export function newAppName(requested: string | undefined | null, serviceName: st
 /** A name given exactly (on update) must already be a valid runtime name. */
 export function checkRuntimeName(appName: string, field = 'appName'): string {
   if (!RUNTIME_NAME.test(appName)) {
-    throw badRequest(field, 'must be 1 to 63 lowercase letters, digits, "-", "_" or ".", starting with a letter or digit');
+    throw badRequest(field, 'must be 1 to 63 lowercase letters, digits, "-" or ".", starting with a letter or digit');
   }
   return appName;
 }

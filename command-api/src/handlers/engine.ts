@@ -48,19 +48,22 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
   },
 };
 
-/** The runtime names a container's labels give it: its stack, compose project or swarm service. */
-const runtimeNamesOf = (labels: Record<string, string> | null | undefined): string[] => [
-  labels?.['com.docker.stack.namespace'], labels?.['com.docker.compose.project'], labels?.['com.docker.swarm.service.name'],
-].filter((name): name is string => typeof name === 'string' && name.length > 0);
+/**
+ * The runtime name of the service a container runs for: its stack's, else its compose project's,
+ * else its swarm service's. Only the first that applies: a stack's container also carries its
+ * swarm service's name (`<stack>_<service>`), which says nothing of who owns it.
+ */
+const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined =>
+  [labels?.['com.docker.stack.namespace'], labels?.['com.docker.compose.project'], labels?.['com.docker.swarm.service.name']]
+    .find((name): name is string => typeof name === 'string' && name.length > 0);
 
 /** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
 async function managesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
   if (ctx.seesAll) return true;
-  for (const name of runtimeNamesOf(labels)) {
-    const { state } = await ctx.load(reservationAggregate, reservationKey('appName', name));
-    if (state && ctx.canSeeService(state.owner)) return true;
-  }
-  return false;
+  const name = runtimeNameOf(labels);
+  if (name === undefined) return false;
+  const { state } = await ctx.load(reservationAggregate, reservationKey('appName', name));
+  return state !== null && ctx.canSeeService(state.owner);
 }
 
 type Inspected = { Args?: unknown; Config?: { Env?: unknown; Cmd?: unknown; Labels?: Record<string, string> | null } };

@@ -18,18 +18,38 @@ const infoOf = (raw: Inspected): ServiceInfo => ({
   createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt,
 });
 
-export async function inspectService(docker: Docker, name: string): Promise<ServiceInfo | null> {
+/** The service the engine finds for `nameOrId`: by its id, its name, or a prefix of its id. */
+async function found(docker: Docker, nameOrId: string): Promise<ServiceInfo | null> {
   try {
-    return infoOf(await docker.getService(pathName('service', name)).inspect() as Inspected);
+    return infoOf(await docker.getService(pathName('service', nameOrId)).inspect() as Inspected);
   } catch (error) {
     if (isNotFound(error)) return null;
     throw engineError(error);
   }
 }
 
+/**
+ * The service named exactly `name`. The engine also resolves a service's id, or a prefix of it, in
+ * place of a name: a runtime name that happens to be (a prefix of) another service's id would act
+ * on that service, which may be another project's.
+ */
+export async function inspectService(docker: Docker, name: string): Promise<ServiceInfo | null> {
+  const info = await found(docker, name);
+  return info && info.spec.Name === name ? info : null;
+}
+
+const notFound = (name: string) => engineError({ statusCode: 404, message: `service ${name} not found` });
+
 async function mustInspect(docker: Docker, name: string): Promise<ServiceInfo> {
   const info = await inspectService(docker, name);
-  if (!info) throw engineError({ statusCode: 404, message: `service ${name} not found` });
+  if (!info) throw notFound(name);
+  return info;
+}
+
+/** A service by the id the engine gave it (after a create or an update). */
+async function byId(docker: Docker, id: string): Promise<ServiceInfo> {
+  const info = await found(docker, id);
+  if (!info || info.id !== id) throw notFound(id);
   return info;
 }
 
@@ -40,7 +60,7 @@ async function write(docker: Docker, current: ServiceInfo, spec: ServiceSpec, au
   } catch (error) {
     throw engineError(error);
   }
-  return mustInspect(docker, current.id);
+  return byId(docker, current.id);
 }
 
 export async function upsertService(docker: Docker, spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo> {
@@ -48,7 +68,7 @@ export async function upsertService(docker: Docker, spec: ServiceSpec, auth?: Re
   if (!current) {
     try {
       const created = await docker.createService(registryAuth(auth), spec as never);
-      return mustInspect(docker, created.id);
+      return byId(docker, created.id);
     } catch (error) {
       throw engineError(error);
     }
@@ -63,8 +83,10 @@ export async function updateService(docker: Docker, name: string, change: (spec:
   return write(docker, current, change(current.spec));
 }
 
-export const removeService = (docker: Docker, name: string): Promise<boolean> =>
-  foundBy(() => docker.getService(pathName('service', name)).remove());
+export async function removeService(docker: Docker, name: string): Promise<boolean> {
+  const info = await inspectService(docker, name);
+  return info !== null && foundBy(() => docker.getService(info.id).remove());
+}
 
 type RawTask = {
   ID: string; CreatedAt: string; DesiredState: string;
@@ -73,8 +95,11 @@ type RawTask = {
 };
 
 export async function listTasks(docker: Docker, serviceName: string): Promise<TaskInfo[]> {
+  // The engine's filter resolves ids and their prefixes too: filtered by the exact service's id.
+  const service = await inspectService(docker, serviceName);
+  if (!service) return [];
   try {
-    const tasks = await docker.listTasks({ filters: { service: [serviceName] } }) as RawTask[];
+    const tasks = await docker.listTasks({ filters: { service: [service.id] } }) as RawTask[];
     return tasks.map((task) => ({
       id: task.ID,
       state: task.Status.State,
