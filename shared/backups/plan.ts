@@ -51,7 +51,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /**
  * Whether `key` is one this backup writes: a direct child of its folder named `<ISO timestamp>.<ext>.gz`
  * for its engine. Anything else under the folder (a sub-folder's, a person's object) is never
- * pruned or restored by it; no other backup writes the same keys, as no two share a folder.
+ * pruned or restored by it. Keys an earlier backup of the same database wrote there pass too (its
+ * next backup restores them): a folder stays its database's, so no other database's backup gets it.
  */
 export function isOwnKey(plan: RunPlan, key: string): boolean {
   const folder = folderOf(plan);

@@ -29,20 +29,21 @@ describe('backup checks', () => {
     schedule: '0 3 29 2 *', prefix, destinationId, database: dumped, databaseType: 'dbgamma', dbgammaId: await database(),
   });
 
-  it('refuses a second backup in the folder of one destination, naming prefix; another destination or folder is fine', async () => {
+  it('refuses a second backup in the folder of one destination, naming prefix, also once the first moved away or went; another destination or folder is fine', async () => {
     const destinationId = await destination();
     const first = await berth.ok('backup.create', await input(destinationId, 'db'));
     await berth.refused('backup.create', await input(destinationId, 'db/'), 409, 'prefix');
     await berth.ok('backup.create', await input(destinationId, 'db/nested'));
     await berth.ok('backup.create', await input(await destination(), 'db'));
-    // Once the first has gone, or moved elsewhere, its folder can be taken again.
+    // Moved elsewhere, or removed, a backup's folder stays its database's (its dumps are still
+    // there): another database is refused it.
     const second = await berth.ok('backup.create', await input(destinationId, 'other'));
     const { prefix: _prefix, databaseType: _type, dbgammaId: _id, ...change } = await input(destinationId, 'db');
     await berth.refused('backup.update', { ...change, backupId: second.backupId, prefix: 'db' }, 409, 'prefix');
     await berth.ok('backup.update', { ...change, backupId: first.backupId, prefix: 'moved' });
-    await berth.ok('backup.update', { ...change, backupId: second.backupId, prefix: 'db' });
-    await berth.ok('backup.remove', { backupId: second.backupId });
-    await berth.ok('backup.create', await input(destinationId, 'db'));
+    await berth.refused('backup.update', { ...change, backupId: second.backupId, prefix: 'db' }, 409, 'prefix');
+    await berth.ok('backup.remove', { backupId: first.backupId });
+    await berth.refused('backup.create', await input(destinationId, 'db'), 409, 'prefix');
   });
 
   it('refuses a prefix with an empty, "." or ".." folder, a leading slash, or edge spaces and control characters, naming prefix', async () => {

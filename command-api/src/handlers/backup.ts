@@ -1,30 +1,47 @@
 import type { contract } from '@berth/shared/contract/index';
 import { BACKUP_DATABASE_TYPES } from '@berth/shared/contract/storage';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type OwnerField } from '@berth/shared/domain/backup/backup';
-import { backupFolder, mustBePrefix } from '@berth/shared/domain/backup/prefix';
+import { createdBackupOf, decideFolder, folderClaimOf, folderName, mustBeAloneIn } from '@berth/shared/domain/backup/folder';
+import { mustBePrefix } from '@berth/shared/domain/backup/prefix';
 import { mustBeSchedule } from '@berth/shared/domain/backup/schedule';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import { streamName } from '@berth/shared/events/event';
 import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { change, type GroupHandlers } from './kit.ts';
 import { manualBackup, restore, runs } from './backup-runs.ts';
 import { DESTINATION_USE } from './destination.ts';
-import { claim, moveName, moveUse, release, stopUsing, use } from './reservations.ts';
+import { claim, moveUse, stopUsing, use } from './reservations.ts';
 
 /**
- * The folder a backup uploads to, claimed on its destination: a backup prunes the objects of its
- * folder, so a second backup there is refused (409 naming prefix) rather than losing its dumps.
+ * Claims the folder `name` for the database of a backup (`backupId`, new or existing): 409 naming
+ * prefix when it is another database's (see decideFolder), or another live backup of this
+ * database uses it. Checked before anything is appended.
  */
-const folderName = (backup: Pick<Backup, 'destinationId' | 'prefix'>) => `${backup.destinationId}/${backupFolder(backup.prefix)}`;
+async function claimFolder(ctx: Context, name: string, backup: Pick<Backup, 'backupId' | 'databaseType'> & Partial<Record<OwnerField, string | null>>) {
+  const databaseId = ownerOf(backup);
+  const siblings = (await ctx.list(backupAggregate, ownerField(backup.databaseType), databaseId))
+    .map((doc) => ({ backupId: String(doc.backupId), destinationId: String(doc.destinationId), prefix: String(doc.prefix) }));
+  mustBeAloneIn(name, backup.backupId, siblings);
+  const key = reservationKey('backupFolder', name);
+  const store = ctx.infra.eventStore;
+  const folderClaim = folderClaimOf((await store.readStream(streamName(reservationAggregate.name, key))).events);
+  // A claimant other than the database may be a backup id (a claim from before folders belonged to databases).
+  const claimantBackup = folderClaim && folderClaim.claimant !== databaseId
+    ? createdBackupOf((await store.readStream(streamName(backupAggregate.name, folderClaim.claimant))).events)
+    : null;
+  if (decideFolder(name, databaseId, folderClaim, claimantBackup) === 'claim') await claim(ctx, 'backupFolder', name, databaseId, 'prefix');
+}
 
-/** Removes one backup, as `backup.remove` does, then takes it off its destination's users and frees its folder. */
+/**
+ * Removes one backup, as `backup.remove` does, then takes it off its destination's users. Its
+ * folder stays its database's: the dumps it wrote are still there.
+ */
 async function removeBackup(input: { backupId: string }, ctx: Context) {
   const { before } = await ctx.execute(backupAggregate, input.backupId, { type: 'RemoveBackup', data: { backupId: input.backupId } });
-  if (before) {
-    await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
-    await release(ctx, 'backupFolder', folderName(before), input.backupId);
-  }
+  if (before) await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
   return ctx.view(backupAggregate, before);
 }
 
@@ -53,7 +70,7 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     mustBeSchedule(input.schedule, new Date(ctx.now));
     mustBePrefix(input.prefix);
     const backupId = ctx.newId(backupAggregate);
-    await claim(ctx, 'backupFolder', folderName(input), backupId, 'prefix');
+    await claimFolder(ctx, folderName(input), { backupId, databaseType, ...owners });
     // Counted in the log among the destination's users, so the destination cannot go meanwhile.
     await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
     const data: Backup = {
@@ -75,8 +92,9 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     // A null `enabled` is "not said", as on create: it leaves the backup as it was.
     const { enabled, ...rest } = input;
     const apply = () => change(backupAggregate, () => ({ type: 'UpdateBackup', data: { ...rest, ...(enabled != null && { enabled }), at: ctx.now } }))(input, ctx);
-    return moveUse(ctx, 'destination', current.destinationId, input.destinationId, input.backupId, DESTINATION_USE,
-      () => moveName(ctx, 'backupFolder', folderName(current), folderName(input), input.backupId, apply, 'prefix'));
+    // The new folder is claimed first, so a refusal appends nothing; the one left stays the database's.
+    if (folderName(input) !== folderName(current)) await claimFolder(ctx, folderName(input), current);
+    return moveUse(ctx, 'destination', current.destinationId, input.destinationId, input.backupId, DESTINATION_USE, apply);
   },
   remove: removeBackup,
   manualBackupDbgamma: manualBackup('dbgamma'),

@@ -20,7 +20,8 @@ export type ReservationEvent =
 /**
  * `hostPort` names `<port>/<protocol>`: database external ports and application published ports
  * share the host's ports. `basicAuth` names `<applicationId>/<username>`. `backupFolder` names
- * `<destinationId>/<folder>`: two backups in one folder would prune each other's objects.
+ * `<destinationId>/<folder>`, owned by the database whose backups write it and never let go (see
+ * domain/backup/folder.ts): its dumps are restored and pruned by any backup in the folder.
  * `proxyName` names `<protocol>.<kind>.<name>` (`http.routers.web`): the proxy keeps one definition
  * of a name across every application's file.
  */
