@@ -3,15 +3,32 @@
 // defines (by Berth or by its user) would silently replace one of the two. The names a user's
 // configuration defines are claimed in the log, so two concurrent saves of one name cannot both
 // win; the stored configurations are read too, for those saved before names were claimed. Berth's
-// own names follow the other applications' appNames, read from the read models.
+// own names follow the other applications' appNames, read from the read models. What it reaches
+// (services, middlewares, hosts, server addresses) is checked against the services the caller
+// manages, read from the read models too.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { checkProxyConfig, definedNames, mustNotClashWithOthers } from '@berth/shared/domain/application/proxy-config';
+import { mustReachOnlyWhatItManages, type ReachableService } from '@berth/shared/domain/application/proxy-reach';
+import { SERVICE_KINDS } from '@berth/shared/domain/service-kinds';
 import type { Context } from '../context.ts';
 import { moveNames, release } from './reservations.ts';
 
+/** Every service but the application itself, of every kind, with whether the caller manages it. */
+async function otherServices(ctx: Context, applicationId: string): Promise<ReachableService[]> {
+  const kinds = await Promise.all(SERVICE_KINDS.map(async ({ aggregate }) => (await ctx.infra.readStore.all(aggregate.name))
+    .map((doc) => ({ id: String(doc[aggregate.idField]), doc, isApplication: aggregate === applicationAggregate }))));
+  return kinds.flat().filter(({ id }) => id !== applicationId).map(({ id, doc, isApplication }) => ({
+    appName: String(doc.appName),
+    proxyConfig: isApplication && typeof doc.proxyConfig === 'string' ? doc.proxyConfig : null,
+    isApplication,
+    managed: ctx.canSeeService(id),
+  }));
+}
+
 /**
  * Applies `save` of `proxyConfig` once its names are the application's alone; BAD_REQUEST or
- * CONFLICT naming proxyConfig when one is another's. `save` gets the configuration the names were
+ * CONFLICT naming proxyConfig when one is another's, or when it reaches a service, middleware or host
+ * the caller does not manage. `save` gets the configuration the names were
  * checked against, for its decider to refuse the save if another came between (its names would
  * stay claimed, let go by neither).
  */
@@ -20,10 +37,9 @@ export async function withProxyNames<T>(applicationId: string, proxyConfig: stri
   const current = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
   // A text the decider would refuse claims nothing: it is refused before, as the decider would.
   checkProxyConfig(proxyConfig, current.appName);
-  const others = (await ctx.infra.readStore.all(applicationAggregate.name))
-    .filter((doc) => doc.applicationId !== applicationId)
-    .map((doc) => ({ appName: String(doc.appName), proxyConfig: typeof doc.proxyConfig === 'string' ? doc.proxyConfig : null }));
-  mustNotClashWithOthers(proxyConfig, others);
+  const services = await otherServices(ctx, applicationId);
+  mustNotClashWithOthers(proxyConfig, services.filter((service) => service.isApplication));
+  mustReachOnlyWhatItManages(proxyConfig, current.appName, services, ctx.seesAll);
   const replacing = current.proxyConfig ?? null;
   return moveNames(ctx, 'proxyName', definedNames(replacing), definedNames(proxyConfig), applicationId, () => save(replacing), 'proxyConfig');
 }
