@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import type { Run } from './berth-process.ts';
+import { finished, type Run } from './berth-process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'projections', 'src', 'rebuild-cli.ts');
@@ -15,17 +15,9 @@ const home = mkdtempSync(join(tmpdir(), 'berth-rebuild-cli-'));
 after(() => rmSync(home, { recursive: true, force: true }));
 
 /** The command as `pnpm rebuild-projections` runs it, on the data folder `dataDir`. */
-const rebuild = (dataDir: string): Promise<Run> => new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
-    cwd: ROOT, env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_EVENTSTORE_URL: '', BERTH_MONGO_URL: '' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  child.once('error', reject);
-  child.once('close', (code) => resolve({ code, stdout, stderr }));
-});
+const rebuild = (dataDir: string): Promise<Run> => finished(spawn(process.execPath, ['--import', 'tsx', CLI], {
+  cwd: ROOT, env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_EVENTSTORE_URL: '', BERTH_MONGO_URL: '' },
+}));
 
 function assertOneLineFailure(run: Run, names: string): void {
   assert.equal(run.code, 1, run.stderr);
