@@ -96,6 +96,9 @@ async function compose(infra: Infrastructure, token: string): Promise<Pushed | n
   };
 }
 
+/** Where a forge's push lands: commands beyond the contract (they queue a deployment). */
+export const PUSH_ROUTES = { application: '/api/deploy/:refreshToken', compose: '/api/deploy/compose/:refreshToken' } as const;
+
 function pushRoute(app: FastifyInstance, infra: Infrastructure, url: string, what: string, find: typeof application): void {
   app.post<{ Params: { refreshToken: string }; Body: Push | undefined }>(url, async (request, reply) => {
     const service = await find(infra, request.params.refreshToken);
@@ -117,6 +120,6 @@ function pushRoute(app: FastifyInstance, infra: Infrastructure, url: string, wha
 }
 
 export function deployWebhook(app: FastifyInstance, infra: Infrastructure): void {
-  pushRoute(app, infra, '/api/deploy/:refreshToken', 'application', application);
-  pushRoute(app, infra, '/api/deploy/compose/:refreshToken', 'compose service', compose);
+  pushRoute(app, infra, PUSH_ROUTES.application, 'application', application);
+  pushRoute(app, infra, PUSH_ROUTES.compose, 'compose service', compose);
 }

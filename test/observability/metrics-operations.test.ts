@@ -42,6 +42,13 @@ describe('metrics per operation, whatever its path and method', () => {
       .map(([, value]) => value), [1]);
   });
 
+  it('counts a push to deploy as a command, though no row of the contract', async () => {
+    const pushed = await berth.app.inject({ method: 'POST', url: '/api/deploy/not-a-token', payload: {} });
+    assert.equal(pushed.statusCode, 401);
+    assert.deepEqual(matching(await scrape(), 'berth_commands_total', { operation: 'deploy/:refreshToken', outcome: 'rejected' })
+      .map(([, value]) => value), [1]);
+  });
+
   it('counts no command for a command called with the wrong method', async () => {
     const wrong = await berth.app.inject({ method: 'GET', url: '/api/project.create', headers: { authorization: `Bearer ${berth.token}` } });
     assert.equal(wrong.statusCode, 405, wrong.body);

@@ -4,6 +4,7 @@
 // bucket search and a few additions.
 import { operations } from '@berth/shared/contract/index';
 import type { Method } from '@berth/shared/contract/operation';
+import { PUSH_ROUTES } from '../webhook.ts';
 
 const LATENCY = 'berth_request_duration_seconds';
 const COMMANDS = 'berth_commands_total';
@@ -12,6 +13,8 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 /** Each operation's method, by name: the contract, not the path it was called by, says what is a command. */
 const METHOD_OF: ReadonlyMap<string, Method> = new Map(operations.map((operation) => [operation.name, operation.method]));
+
+const PUSHES: ReadonlySet<string> = new Set(Object.values(PUSH_ROUTES));
 
 const outcomeOf = (status: number) => (status < 400 ? 'ok' : status < 500 ? 'rejected' : 'failed');
 const escaped = (value: string) => value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
@@ -84,7 +87,8 @@ export class RequestMetrics {
       const operation = route.replace(/^\/(?:api\/)?/, '');
       // A command is what the contract makes a POST, called with POST: the same path called with
       // another method is answered 405 before it could be one.
-      const command = METHOD_OF.get(operation) === 'POST' && method === 'POST';
+      // A push to deploy is one too, though no row of the contract.
+      const command = method === 'POST' && (METHOD_OF.get(operation) === 'POST' || PUSHES.has(route));
       const latencyLabels = labelled({ operation, status: String(status) });
       let latency = this.latencies.get(latencyLabels);
       if (!latency) this.latencies.set(latencyLabels, latency = new Latency(latencyLabels));
