@@ -33,6 +33,13 @@ describe('what a proxy configuration may reach', () => {
       proxyConfig: `${routers(router('victim-web', 'Host(`victim.example`)', `${victim.appName}-service`, `      middlewares: [${victim.appName}-auth]\n`))}`
         + '  services:\n    vault:\n      loadBalancer:\n        servers: [{url: "http://10.0.0.9:80"}]\n',
     });
+    // Another whose hosts are patterns, in the proxy's v2 syntax and as a regular expression.
+    const patterned = await berth.ok('application.create', { name: 'patterned', projectId: other });
+    await berth.ok('application.updateProxyConfig', {
+      applicationId: patterned.applicationId,
+      proxyConfig: routers(router('pattern-wild', 'HostRegexp(`{sub:[a-z]+}.wild.example`)', `${patterned.appName}-service`, '      ruleSyntax: v2\n')
+        + router('pattern-shop', 'HostRegexp(`^shop\\.regex\\.example$`)', `${patterned.appName}-service`)),
+    });
     composeAppName = (await berth.ok('compose.create', { name: 'stack', projectId: other })).appName;
     databaseAppName = (await berth.ok('dbalpha.create', { name: 'orders', appName: 'orders', projectId: other, ...databaseCredentials('dbalpha') })).appName;
     user = await invitedUser(berth, { ...ALL_FLAGS, accesedProjects: [own], accesedServices: [] });
@@ -72,12 +79,22 @@ describe('what a proxy configuration may reach', () => {
       const message = await refusedToUser(routers(router('hijack', rule, own, '      priority: 100000\n')), 409);
       assert.match(message, /http\.routers\.hijack: .*victim\.example/);
     }
+    // A pattern in the v2 syntax claims the hosts it matches; a host or the same pattern meets another's pattern.
+    for (const [rule, extra, host] of [
+      ['HostRegexp(`{name:[a-z]+}.example`)', '      ruleSyntax: v2\n', /victim\.example/],
+      ['Host(`app.wild.example`)', '', /app\.wild\.example/],
+      ['HostRegexp(`^shop\\.regex\\.example$`)', '', /shop/],
+    ] as const) {
+      assert.match(await refusedToUser(routers(router('hijack', rule, own, `      priority: 100000\n${extra}`)), 409), host);
+    }
   });
 
   it('refuses a user a server address naming another project\'s service', async () => {
     for (const [address, appName] of [
       [`http://${victim.appName}:3000`, victim.appName], [`http://tasks.${victim.appName}:3000/`, victim.appName],
       [`http://${composeAppName}_web:80`, composeAppName], [`http://${databaseAppName}:5432`, databaseAppName],
+      // The engine's resolver answers a service's name qualified by its network too.
+      [`http://${victim.appName}.shared-network:3000`, victim.appName],
     ] as const) {
       const proxyConfig = routers(router('web', 'Host(`mine.example`)', 'mine-backend'))
         + `  services:\n    mine-backend:\n      loadBalancer:\n        servers: [{url: "${address}"}]\n`;
@@ -85,6 +102,12 @@ describe('what a proxy configuration may reach', () => {
     }
     const tcp = `tcp:\n  services:\n    db:\n      loadBalancer:\n        servers: [{address: "${databaseAppName}:5432"}]\n`;
     assert.match(await refusedToUser(tcp, 400), /tcp\.services\.db\.loadBalancer\.servers\[0\]\.address/);
+    // Another project's service's address on the engine's networks, as its container shows it.
+    for (const address of ['http://10.0.14.2:80', 'http://172.18.0.5:80', 'http://[fd00::5]:80']) {
+      const internal = routers(router('web', 'Host(`mine.example`)', 'mine-backend'))
+        + `  services:\n    mine-backend:\n      loadBalancer:\n        servers: [{url: "${address}"}]\n`;
+      assert.match(await refusedToUser(internal, 400), /is an internal IP address/);
+    }
   });
 
   it('accepts an owner\'s routers to its own application, its own services and the proxy\'s, and an admin\'s to any application', async () => {
@@ -92,7 +115,7 @@ describe('what a proxy configuration may reach', () => {
       router('web', 'Host(`mine.example`) && PathPrefix(`/`)', `${mine.appName}-service@file`, `      middlewares: [${mine.appName}-auth, headers]\n`)
       + router('api', 'Host(`api.mine.example`)', 'backend')
       + router('dashboard', 'Host(`proxy.mine.example`)', 'api@internal', '      middlewares: [noop@internal]\n'),
-    ) + '  services:\n    backend:\n      loadBalancer:\n        servers: [{url: "http://' + mine.appName + ':3000"}, {url: "http://10.1.2.3:80"}]\n'
+    ) + '  services:\n    backend:\n      loadBalancer:\n        servers: [{url: "http://' + mine.appName + ':3000"}, {url: "http://203.0.113.5:80"}]\n'
       + '  middlewares:\n    headers:\n      headers:\n        customResponseHeaders: {X-Mine: "1"}\n';
     const answer = await berth.call('application.updateProxyConfig', { applicationId: mine.applicationId, proxyConfig: own }, { token: user.token });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));

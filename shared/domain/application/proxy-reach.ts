@@ -4,6 +4,7 @@
 // higher priority it takes that host's traffic), and a server URL can name another service's
 // runtime name. A caller may reach only what it manages: its application's own parts, the proxy's
 // internal ones, and the services it may see; an admin manages all. Pure: the others come in.
+import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
 import { badRequest, conflict } from '../../errors.ts';
 import { berthPartNamed } from './proxy-names.ts';
@@ -133,7 +134,8 @@ function tokensOf(rule: string): string[] | null {
 function patternOf(value: string): RegExp | null {
   const v2 = /\{([A-Za-z_]\w*)(?::([^}]*))?\}/g;
   try {
-    if (!v2.test(value)) return new RegExp(value, 'i');
+    // Not `v2.test`: on a global pattern it moves lastIndex, and matchAll below would start past the first part.
+    if (!value.match(v2)) return new RegExp(value, 'i');
     let source = '';
     let last = 0;
     for (const match of value.matchAll(v2)) {
@@ -213,16 +215,37 @@ const rulesOf = (config: Mapping): [string, string][] => (['http', 'tcp'] as con
   entriesOf(config, section, 'routers').flatMap(([name, router]) =>
     (typeof router.rule === 'string' ? [[`${section}.routers.${name}`, router.rule] as [string, string]] : [])));
 
-/** A host the other hosts serve that `mine` also matches, or null. */
-function sharedHost(mine: Hosts, served: { names: string[]; patterns: RegExp[] }): string | null {
-  if (mine.any) return served.names[0] ?? served.patterns[0]?.source ?? null;
+/** The hosts other applications serve: names, patterns, and whether some rule of theirs may match any host. */
+interface Served { names: string[]; patterns: RegExp[]; any: boolean }
+
+/**
+ * A host the other hosts serve that `mine` also matches, or null. Two patterns are taken to meet
+ * when they are written alike (whether two regular expressions share a host is not decidable here);
+ * a rule of theirs that may match any host (no host in it, or a pattern JavaScript cannot read)
+ * meets only a rule of mine that may too, as their own specific hosts are what they serve.
+ */
+function sharedHost(mine: Hosts, served: Served): string | null {
+  if (mine.any) return served.names[0] ?? served.patterns[0]?.source ?? (served.any ? 'any host' : null);
   const named = new Set(served.names);
+  const sources = new Set(served.patterns.map((pattern) => pattern.source));
   return mine.names.find((name) => named.has(name) || served.patterns.some((pattern) => pattern.test(name)))
     ?? served.names.find((name) => mine.patterns.some((pattern) => pattern.test(name)))
+    ?? mine.patterns.find((pattern) => sources.has(pattern.source))?.source
     ?? null;
 }
 
 // ---- Server URLs: which service a server's address names.
+
+const INTERNAL_V4 = [/^10\./, /^127\./, /^169\.254\./, /^172\.(1[6-9]|2\d|3[01])\./, /^192\.168\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./, /^0\./];
+
+/** An IP literal of a private, loopback or link-local range: where the engine's networks live. */
+function isInternalAddress(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const version = isIP(bare);
+  if (version === 4) return INTERNAL_V4.some((range) => range.test(bare));
+  if (version === 6) return bare === '::1' || /^(f[cd]|fe[89ab])/i.test(bare) || /^::ffff:/i.test(bare);
+  return false;
+}
 
 /** The host of a server URL (`http://name:80`) or address (`name:5432`), as the engine's resolver reads it. */
 function serverHost(address: string): string | null {
@@ -257,7 +280,8 @@ function serverAddresses(config: Mapping): [string, string][] {
  * project's `<appName>_web`, `<appName>-web-1`); the longest such appName when several fit.
  */
 function serviceNamed<S extends { appName: string }>(host: string, services: readonly S[]): S | undefined {
-  const fits = (appName: string) => host === appName || ['_', '-'].some((separator) => host.startsWith(`${appName}${separator}`));
+  // `.` too: the engine's resolver answers `<service>.<network>` as the service.
+  const fits = (appName: string) => host === appName || ['_', '-', '.'].some((separator) => host.startsWith(`${appName}${separator}`));
   return services.filter((service) => fits(service.appName.toLowerCase()))
     .sort((a, b) => b.appName.length - a.appName.length)[0];
 }
@@ -284,17 +308,23 @@ export function mustReachOnlyWhatItManages(text: string, appName: string, others
   const self = { appName, managed: true };
   for (const [path, address] of serverAddresses(own)) {
     const host = serverHost(address);
+    // An address another project's service may have on the engine's networks (read from its
+    // container) is not a name this check can tell the owner of.
+    if (host !== null && isInternalAddress(host)) {
+      throw badRequest('proxyConfig', `${path}: ${address} is an internal IP address, which another project's service may have; name a service this account manages, or a host name`);
+    }
     const service = host === null ? undefined : serviceNamed(host, [self, ...others]);
     if (service && !service.managed) {
       throw badRequest('proxyConfig', `${path}: ${address} reaches ${service.appName}, another Berth service this account does not manage`);
     }
   }
 
-  const served = { names: [] as string[], patterns: [] as RegExp[] };
+  const served: Served = { names: [], patterns: [], any: false };
   for (const other of read.filter((service) => service.isApplication && !service.managed)) {
     for (const [, rule] of rulesOf(other.config)) {
       const hosts = hostsOfRule(rule);
-      if (!hosts.any) { served.names.push(...hosts.names); served.patterns.push(...hosts.patterns); }
+      if (hosts.any) served.any = true;
+      else { served.names.push(...hosts.names); served.patterns.push(...hosts.patterns); }
     }
   }
   for (const [path, rule] of rulesOf(own)) {
