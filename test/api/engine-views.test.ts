@@ -13,7 +13,12 @@ describe('engine views', () => {
   let registry: TestRegistry;
   const d = deployer();
   const SECRET = 'a database password of the app';
-  const app = testApplication({ sourceType: 'container', containerImage: TEST_IMAGE, env: `DATABASE_PASSWORD=${SECRET}` });
+  // Its command (the container's entrypoint and arguments) and health check carry secrets too.
+  const app = testApplication({
+    sourceType: 'container', containerImage: TEST_IMAGE, env: `DATABASE_PASSWORD=${SECRET}`,
+    command: `API_TOKEN='${SECRET}'; trap "exit 0" TERM; httpd -f -p 8080 -h /www & wait`,
+    healthCheckOrch: { Test: ['CMD-SHELL', `true # ${SECRET}`], Interval: 1_000_000_000 },
+  });
   before(async () => {
     [berth, registry] = await Promise.all([startBerth(), startRegistry()]);
     assert.equal((await deploy(d, app)).error, null);
@@ -75,7 +80,9 @@ describe('engine views', () => {
     const seen = await configOf(user.token);
     const admins = await configOf();
     assert.deepEqual([seen.Path, seen.Config.Image], [admins.Path, admins.Config.Image], 'the rest of the configuration is shown');
-    for (const command of [seen.Args, seen.Config.Cmd]) {
+    assert.ok(JSON.stringify(admins).includes(`API_TOKEN='${SECRET}'`) && JSON.stringify(admins.Config.Healthcheck).includes(SECRET));
+    assert.ok(!JSON.stringify(seen).includes(SECRET), `the user saw the secret: ${JSON.stringify(seen)}`);
+    for (const command of [seen.Args, seen.Config.Cmd, seen.Config.Entrypoint, seen.Config.Healthcheck.Test]) {
       assert.ok(!command || command.every((part: string) => part.startsWith('(hidden')), `a command was shown: ${JSON.stringify(command)}`);
     }
     await setPermissions(berth, user, { canAccessToContainer: true, accesedProjects: [projectId], accesedServices: [applicationId] });

@@ -66,22 +66,27 @@ async function managesContainerOf(ctx: Context, labels: Record<string, string> |
   return state !== null && ctx.canSeeService(state.owner);
 }
 
-type Inspected = { Args?: unknown; Config?: { Env?: unknown; Cmd?: unknown; Labels?: Record<string, string> | null } };
+type Inspected = {
+  Args?: unknown;
+  Config?: { Env?: unknown; Cmd?: unknown; Entrypoint?: unknown; Healthcheck?: { Test?: unknown } | null; Labels?: Record<string, string> | null };
+};
 
 const HIDDEN = '(hidden: manage the service to see it)';
 const hiddenList = (list: unknown) => (Array.isArray(list) && list.length > 0 ? [HIDDEN] : list);
 
 /**
- * A container's configuration as the engine shows it. Its environment and its command hold the
- * service's secrets (database passwords, env values, a command's tokens), so a caller who may not
- * manage that service, or a container of no service of Berth's, is shown the variables' names only
- * and no command.
+ * A container's configuration as the engine shows it. Its environment and its commands hold the
+ * service's secrets (database passwords, env values, a command's tokens): the command and its
+ * arguments, the entrypoint (where a swarm service's command lands) and the health check's. A
+ * caller who may not manage that service, or a container of no service of Berth's, is shown the
+ * variables' names only and none of those commands.
  */
 async function shownConfig(ctx: Context, config: object): Promise<object> {
   const { Config, Args } = config as Inspected;
   if (!Config || await managesContainerOf(ctx, Config.Labels)) return config;
   const Env = Array.isArray(Config.Env) ? Config.Env.map((entry) => `${String(entry).split('=', 1)[0]}=${HIDDEN}`) : Config.Env;
-  return { ...config, Args: hiddenList(Args), Config: { ...Config, Env, Cmd: hiddenList(Config.Cmd) } };
+  const Healthcheck = Config.Healthcheck ? { ...Config.Healthcheck, Test: hiddenList(Config.Healthcheck.Test) } : Config.Healthcheck;
+  return { ...config, Args: hiddenList(Args), Config: { ...Config, Env, Cmd: hiddenList(Config.Cmd), Entrypoint: hiddenList(Config.Entrypoint), Healthcheck } };
 }
 
 export const container: GroupHandlers<typeof contract.container> = {
