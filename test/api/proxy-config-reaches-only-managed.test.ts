@@ -110,6 +110,23 @@ describe('what a proxy configuration may reach', () => {
     }
   });
 
+  it('refuses a user a network alias that is another project\'s service\'s name, which the resolver would answer with both', async () => {
+    for (const alias of [victim.appName, `${victim.appName}.shared-network`, `${composeAppName}_web`]) {
+      const head = await berth.head();
+      const answer = await berth.call('application.update', {
+        applicationId: mine.applicationId, networkOrch: [{ Target: 'shared-network', Aliases: ['mine-alias', alias] }],
+      }, { token: user.token });
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+      assert.deepEqual(pathsOf(answer.body), ['networkOrch']);
+      assert.match(answer.body.message, /is the name of .*, another Berth service this account does not manage/);
+      assert.equal(await berth.head(), head);
+    }
+    // Its own name, or one of no Berth service, is the user's to use; an admin's aliases are not confined.
+    const own = [{ Target: 'shared-network', Aliases: [mine.appName, 'mine-alias'] }];
+    assert.equal((await berth.call('application.update', { applicationId: mine.applicationId, networkOrch: own }, { token: user.token })).status, 200);
+    await berth.ok('application.update', { applicationId: mine.applicationId, networkOrch: [{ Target: 'shared-network', Aliases: [victim.appName] }] });
+  });
+
   it('accepts an owner\'s routers to its own application, its own services and the proxy\'s, and an admin\'s to any application', async () => {
     const own = routers(
       router('web', 'Host(`mine.example`) && PathPrefix(`/`)', `${mine.appName}-service@file`, `      middlewares: [${mine.appName}-auth, headers]\n`)

@@ -13,6 +13,26 @@ import { REGISTRY_USE } from './registry.ts';
 import { moveUse } from './reservations.ts';
 import { sealedOrNull } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
+import { otherServices } from './proxy-config.ts';
+import { serviceNamed } from '@berth/shared/domain/runtime-name';
+
+/**
+ * BAD_REQUEST naming networkOrch when an alias the application would take on a network is the
+ * name of another Berth service the caller does not manage: on a network shared with it (the
+ * proxy's, say), the resolver would answer the alias too, and send part of that service's traffic
+ * here. An admin manages every service.
+ */
+async function mustNotImpersonate(ctx: Context, applicationId: string, networks: UpdateInput['networkOrch']): Promise<void> {
+  const aliases = (networks ?? []).flatMap((network) => network.Aliases ?? []);
+  if (aliases.length === 0 || ctx.seesAll) return;
+  const services = await otherServices(ctx, applicationId);
+  for (const alias of aliases) {
+    const service = serviceNamed(alias, services);
+    if (service && !service.managed) {
+      throw badRequest('networkOrch', `the alias ${alias} is the name of ${service.appName}, another Berth service this account does not manage`);
+    }
+  }
+}
 
 type UpdateInput = InputOf<typeof contract.application.update>;
 
@@ -25,6 +45,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
   if (input.registryId != null && input.registryId !== current.registryId) {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
   }
+  await mustNotImpersonate(ctx, input.applicationId, input.networkOrch);
   // createdAt is when the record was made, not a setting: it is ignored, as the id is.
   const { applicationId, createdAt: _createdAt, password, refreshToken, customGitSSHKey, ...fields } = input;
   const command: ApplicationCommand = {

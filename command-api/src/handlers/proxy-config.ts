@@ -14,7 +14,7 @@ import type { Context } from '../context.ts';
 import { moveNames, release } from './reservations.ts';
 
 /** Every service but the application itself, of every kind, with whether the caller manages it. */
-async function otherServices(ctx: Context, applicationId: string): Promise<ReachableService[]> {
+export async function otherServices(ctx: Context, applicationId: string): Promise<ReachableService[]> {
   const kinds = await Promise.all(SERVICE_KINDS.map(async ({ aggregate }) => (await ctx.infra.readStore.all(aggregate.name))
     .map((doc) => ({ id: String(doc[aggregate.idField]), doc, isApplication: aggregate === applicationAggregate }))));
   return kinds.flat().filter(({ id }) => id !== applicationId).map(({ id, doc, isApplication }) => ({

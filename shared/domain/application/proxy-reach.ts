@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
 import { badRequest, conflict } from '../../errors.ts';
 import { berthPartNamed } from './proxy-names.ts';
+import { serviceNamed } from '../runtime-name.ts';
 import { isMap } from './proxy-schema.ts';
 import { withMerges } from './proxy-schema-merges.ts';
 
@@ -273,17 +274,6 @@ function serverAddresses(config: Mapping): [string, string][] {
     if (typeof address === 'string') found.push([`http.middlewares.${name}.forwardAuth.address`, address]);
   }
   return found;
-}
-
-/**
- * The service a host names: its appName, or a name the engine derives from it (a compose
- * project's `<appName>_web`, `<appName>-web-1`); the longest such appName when several fit.
- */
-function serviceNamed<S extends { appName: string }>(host: string, services: readonly S[]): S | undefined {
-  // `.` too: the engine's resolver answers `<service>.<network>` as the service.
-  const fits = (appName: string) => host === appName || ['_', '-', '.'].some((separator) => host.startsWith(`${appName}${separator}`));
-  return services.filter((service) => fits(service.appName.toLowerCase()))
-    .sort((a, b) => b.appName.length - a.appName.length)[0];
 }
 
 /**
