@@ -15,7 +15,10 @@ export function isInstant(value: string): boolean {
   const parts = ISO_INSTANT.exec(value);
   if (!parts) return false;
   const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = parts.slice(1).map((part) => Number(part ?? 0));
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  // Day 0 of the next month is the month's last; setUTCFullYear, as Date.UTC reads years 0-99 as 1900-1999.
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year!, month!, 0);
+  const daysInMonth = lastDay.getUTCDate();
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second > 59) return false;
   if (offsetHours > 23 || offsetMinutes > 59) return false;
   const utcYear = new Date(Date.parse(value)).getUTCFullYear();
