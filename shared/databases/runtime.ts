@@ -6,6 +6,7 @@ import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
 import { dataVolumeOf, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
 import type { ServiceSpec } from '../ports/container-engine.ts';
+import { DEPLOYMENT_LABEL } from '../domain/deployment/record.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
 const READY_TIMEOUT_MS = 120_000;
@@ -57,11 +58,15 @@ export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) 
   databaseServiceSpec(engine, database, credentialsOf(infra, database), profileOfDatabase(infra, engine, database));
 
 /** Creates or updates the service to the database's settings and waits until it serves; answers the image. */
-export async function deployDatabase(infra: Infra, engine: Engine, database: Database, log: (line: string) => void): Promise<string> {
+export async function deployDatabase(
+  infra: Infra, engine: Engine, database: Database, log: (line: string) => void, deploymentId: string,
+): Promise<string> {
   const profile = profileOfDatabase(infra, engine, database);
   const before = await infra.databaseServices.spec(database.appName);
   log(`${before ? 'Updating' : 'Creating'} the service ${database.appName} from ${profile.image}`);
-  const generation = await infra.databaseServices.upsert(serviceSpecOf(infra, engine, database));
+  const spec = serviceSpecOf(infra, engine, database);
+  // Marked with its deployment, so a restart after a crash mid-deploy puts it back (reactors' recovery).
+  const generation = await infra.databaseServices.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } });
   try {
     await untilReady(infra, engine, database, log, generation);
   } catch (error) {

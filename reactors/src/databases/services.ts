@@ -5,6 +5,7 @@ import { databaseAggregates, type Database } from '@berth/shared/domain/database
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { load } from '@berth/shared/runtime/execute';
 import type { DatabaseServicesOf } from '../deployer/deployer.ts';
+import { restoreInterrupted } from '../deployer/rollout.ts';
 
 export function databaseServices(infra: Infrastructure): DatabaseServicesOf {
   return async (engine, databaseId) => {
@@ -15,7 +16,9 @@ export function databaseServices(infra: Infrastructure): DatabaseServicesOf {
       appName: database.appName,
       status: database.applicationStatus,
       secrets: [databasePassword, databaseRootPassword].filter((secret): secret is string => !!secret),
-      run: async (work) => ({ image: await deployDatabase(infra, engine, database, work.log), revision: null }),
+      run: async (work) => ({ image: await deployDatabase(infra, engine, database, work.log, work.deploymentId), revision: null }),
+      // After a crash mid-deploy: the service back to the spec that served, or away if this deployment made it.
+      recover: (deploymentId, log) => restoreInterrupted(infra, deploymentId, [database.appName], log),
     };
   };
 }

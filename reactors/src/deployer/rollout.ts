@@ -6,9 +6,8 @@ import type { RegistryAuth, ServiceInfo, ServiceSpec } from '@berth/shared/ports
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks } from './service-spec.ts';
 import { waitForRollout } from '@berth/shared/runtime/task-watch';
+import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
 
-/** The service label naming the deployment whose spec the service has now. */
-export const DEPLOYMENT_LABEL = 'berth.deploymentId';
 
 export interface WatchJob {
   readonly signal: AbortSignal;
@@ -33,7 +32,7 @@ export function waitForService(deps: DeployerDeps, info: ServiceInfo, job: Watch
 }
 
 /** The service back to the spec it had before a deployment, or away if the deployment created it. */
-export async function restore(deps: DeployerDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
+export async function restore(deps: Pick<DeployerDeps, 'engine'>, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
   if (!before) {
     await deps.engine.removeService(name);
     log(`Removed the service ${name} this deployment created`);
@@ -65,7 +64,7 @@ export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: Regis
  * or updated it, the engine tells: an updated service keeps the spec before the update. One without
  * the deployment's label was not reached yet, or was put back already (a second crash meanwhile).
  */
-export async function restoreInterrupted(deps: DeployerDeps, deploymentId: string, names: readonly string[], log: (line: string) => void): Promise<void> {
+export async function restoreInterrupted(deps: Pick<DeployerDeps, 'engine'>, deploymentId: string, names: readonly string[], log: (line: string) => void): Promise<void> {
   for (const name of names) {
     const info = await deps.engine.inspectService(name);
     if (info?.spec.Labels?.[DEPLOYMENT_LABEL] !== deploymentId) continue;

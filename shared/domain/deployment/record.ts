@@ -8,6 +8,11 @@ export type DeploymentKind = (typeof DEPLOYMENT_KINDS)[number];
 export type Trigger = (typeof TRIGGERS)[number];
 
 export const FINISHED: ReadonlySet<DeploymentStatus> = new Set(['done', 'error', 'cancelled']);
+/**
+ * The engine service label naming the deployment whose spec the service has now: after a crash,
+ * the restart finds what an interrupted deployment left on the engine by it.
+ */
+export const DEPLOYMENT_LABEL = 'berth.deploymentId';
 /** The events that end a deployment, whatever its outcome (its status then is one of FINISHED). */
 export const ENDING_EVENTS: ReadonlySet<string> = new Set(['DeploymentFinished', 'DeploymentFailed', 'DeploymentCancelled']);
 export const INTERRUPTED = 'interrupted';
