@@ -13,7 +13,7 @@ import { REGISTRY_USE } from './registry.ts';
 import { moveUse } from './reservations.ts';
 import { sealedOrNull } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { otherServices } from './proxy-config.ts';
+import { otherServices } from './other-services.ts';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
 
 /**

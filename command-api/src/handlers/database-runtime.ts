@@ -4,18 +4,16 @@
 // start, stop and reload are asked of the reactors, as an application's are, and act on the
 // service that deployment made.
 import type { Engine } from '@berth/shared/contract/databases';
-import { streamName, type RecordedEvent } from '@berth/shared/events/event';
+import type { RecordedEvent } from '@berth/shared/events/event';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
 import { conflict, notFound } from '@berth/shared/errors';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { statusAfterDeployment, type Action, type DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Context } from '../context.ts';
-import { queueFor, waitForEvent } from './deployment-queue.ts';
+import { queueFor, waitForEvent, waitForStream } from './deployment-queue.ts';
 import { act } from './application-runtime.ts';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
-
-const POLL_MS = 50;
 
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
@@ -30,18 +28,17 @@ export function databaseRuntime(engine: Engine) {
    */
   async function settledAfter(ctx: Context, id: string, ended: RecordedEvent, deployment: Deployment): Promise<Database | null> {
     const expected = statusAfterDeployment(deployment.status as DeploymentStep, deployment.statusBefore);
-    const deadline = Date.now() + ctx.infra.config.actionWaitMs;
-    for (;;) {
-      const { events } = await ctx.infra.eventStore.readStream(streamName(aggregate.name, id));
+    let last: Database | null = null;
+    const settled = await waitForStream(ctx, aggregate.name, id, (events) => {
       const moved = events.findIndex((event) => event.position > ended.position && event.type.endsWith('StatusChanged'));
       const database = fold(anyAggregate, moved === -1 ? events : events.slice(0, moved + 1)) as Database | null;
+      last = database;
       // Not moved when it had that status already: the decider appends nothing then.
-      if (moved !== -1 || !database || database.applicationStatus === expected || Date.now() >= deadline) {
-        if (moved !== -1) ctx.position = Math.max(ctx.position, events[moved]!.position);
-        return database;
-      }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+      if (moved === -1 && database && database.applicationStatus !== expected) return null;
+      if (moved !== -1) ctx.position = Math.max(ctx.position, events[moved]!.position);
+      return { database };
+    });
+    return settled ? settled.database : last;
   }
 
   return {

@@ -49,21 +49,27 @@ export async function queueFor(ctx: Context, service: Pick<NewDeployment, 'appli
 const POLL_MS = 50;
 
 /**
+ * Reads the stream of `aggregate` `id` (bounded, polling) until `settled` finds what it waits for
+ * in its events. Null when the bound passed first.
+ */
+export async function waitForStream<T>(ctx: Context, aggregate: string, id: string,
+  settled: (events: readonly RecordedEvent[]) => T | null): Promise<T | null> {
+  const deadline = Date.now() + ctx.infra.config.actionWaitMs;
+  const stream = streamName(aggregate, id);
+  for (;;) {
+    const found = settled((await ctx.infra.eventStore.readStream(stream)).events);
+    if (found !== null || Date.now() >= deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
  * Waits (bounded) for an event of `stream` after `after` that `matches`; it moves the answer's
  * read-your-writes position to it. Null when the bound passed first.
  */
 export async function waitForEvent(ctx: Context, aggregate: string, id: string, after: number,
   matches: (event: RecordedEvent) => boolean): Promise<RecordedEvent | null> {
-  const deadline = Date.now() + ctx.infra.config.actionWaitMs;
-  const stream = streamName(aggregate, id);
-  for (;;) {
-    const { events } = await ctx.infra.eventStore.readStream(stream);
-    const found = events.find((event) => event.position > after && matches(event));
-    if (found) {
-      ctx.position = Math.max(ctx.position, found.position);
-      return found;
-    }
-    if (Date.now() >= deadline) return null;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  const found = await waitForStream(ctx, aggregate, id, (events) => events.find((event) => event.position > after && matches(event)) ?? null);
+  if (found) ctx.position = Math.max(ctx.position, found.position);
+  return found;
 }

@@ -8,22 +8,10 @@
 // manages, read from the read models too.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { checkProxyConfig, definedNames, mustNotClashWithOthers } from '@berth/shared/domain/application/proxy-config';
-import { mustReachOnlyWhatItManages, type ReachableService } from '@berth/shared/domain/application/proxy-reach';
-import { SERVICE_KINDS } from '@berth/shared/domain/service-kinds';
+import { mustReachOnlyWhatItManages } from '@berth/shared/domain/application/proxy-reach';
 import type { Context } from '../context.ts';
 import { moveNames, release } from './reservations.ts';
-
-/** Every service but the application itself, of every kind, with whether the caller manages it. */
-export async function otherServices(ctx: Context, applicationId: string): Promise<ReachableService[]> {
-  const kinds = await Promise.all(SERVICE_KINDS.map(async ({ aggregate }) => (await ctx.infra.readStore.all(aggregate.name))
-    .map((doc) => ({ id: String(doc[aggregate.idField]), doc, isApplication: aggregate === applicationAggregate }))));
-  return kinds.flat().filter(({ id }) => id !== applicationId).map(({ id, doc, isApplication }) => ({
-    appName: String(doc.appName),
-    proxyConfig: isApplication && typeof doc.proxyConfig === 'string' ? doc.proxyConfig : null,
-    isApplication,
-    managed: ctx.canSeeService(id),
-  }));
-}
+import { otherServices } from './other-services.ts';
 
 /**
  * Applies `save` of `proxyConfig` once its names are the application's alone; BAD_REQUEST or

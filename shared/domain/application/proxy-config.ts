@@ -25,16 +25,19 @@ function definedIn(config: unknown): Defined[] {
   }));
 }
 
-/** What a text defines; nothing when it does not parse (the decider refuses it, naming why). */
-function definedInText(text: string | null | undefined): Defined[] {
-  if (!text) return [];
+/** A stored or given text as YAML; null when it is empty or does not parse (the decider refuses it, naming why). */
+export function parsedConfig(text: string | null | undefined): unknown {
+  if (!text) return null;
   try {
     const document = parseDocument(text);
-    return document.errors.length > 0 ? [] : definedIn(document.toJS());
+    return document.errors.length > 0 ? null : document.toJS();
   } catch {
-    return [];
+    return null;
   }
 }
+
+/** What a text defines; nothing when it does not parse. */
+const definedInText = (text: string | null | undefined): Defined[] => definedIn(parsedConfig(text));
 
 function mustNotUseBerthNames(defined: readonly Defined[], appNames: readonly string[]): void {
   for (const { name, path } of defined) {

@@ -5,9 +5,9 @@
 // runtime name. A caller may reach only what it manages: its application's own parts, the proxy's
 // internal ones, and the services it may see; an admin manages all. Pure: the others come in.
 import { isIP } from 'node:net';
-import { parseDocument } from 'yaml';
 import { badRequest, conflict } from '../../errors.ts';
 import { berthPartNamed } from './proxy-names.ts';
+import { parsedConfig } from './proxy-config.ts';
 import { serviceNamed } from '../runtime-name.ts';
 import { isMap } from './proxy-schema.ts';
 import { withMerges } from './proxy-schema-merges.ts';
@@ -38,17 +38,10 @@ const entriesOf = (config: Mapping, section: string, kind: string): [string, Map
 
 /** The configuration as the proxy reads it (merges folded in); empty when it does not parse. */
 function readConfig(text: string | null | undefined): Mapping {
-  if (!text) return {};
-  try {
-    const document = parseDocument(text);
-    if (document.errors.length > 0) return {};
-    const config: unknown = document.toJS();
-    if (!isMap(config)) return {};
-    const merged = withMerges(config);
-    return 'config' in merged ? merged.config : {};
-  } catch {
-    return {};
-  }
+  const config = parsedConfig(text);
+  if (!isMap(config)) return {};
+  const merged = withMerges(config);
+  return 'config' in merged ? merged.config : {};
 }
 
 // ---- References: the services and middlewares a configuration uses, by name.
