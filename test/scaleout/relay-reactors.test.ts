@@ -28,6 +28,7 @@ describe('relays and reactors as processes, and outages of the bus and the read 
   const received = new Map<string, number>();
   const relays: RoleProcess[] = [];
   const reactors: RoleProcess[] = [];
+  let subscriptionId: string;
 
   before(async () => {
     receiver = createServer((request, response) => {
@@ -46,7 +47,7 @@ describe('relays and reactors as processes, and outages of the bus and the read 
     for (let i = 0; i < 2; i++) reactors.push(stack.role('reactors'));
     [api] = await stack.apis(1) as [HttpClient];
     const address = receiver.address() as { port: number };
-    await api.ok('notification.create', { url: `http://127.0.0.1:${address.port}/hook`, eventTypes: ['ProjectCreated'] });
+    ({ subscriptionId } = await api.ok('notification.create', { url: `http://127.0.0.1:${address.port}/hook`, eventTypes: ['ProjectCreated'] }));
   });
   after(async () => {
     await stack?.stop();
@@ -72,6 +73,12 @@ describe('relays and reactors as processes, and outages of the bus and the read 
       .catch((error: Error) => { throw new Error(`${error.message}\n${stack.output()}`); });
     for (let i = 0; i < 3; i++) await create(`before the kill ${i}`);
     await everyOneNotifiedOnce();
+    // Delivery is at least once: a kill between the receiver's answer and the log's record of it
+    // sends again (with the same x-berth-delivery). What is recorded is never sent twice.
+    await eventually(async () => {
+      const deliveries: Array<{ status: string }> = await api.ok('notification.deliveries', { subscriptionId });
+      return deliveries.length === created.length && deliveries.every(({ status }) => status === 'delivered');
+    }, 30_000, 'every delivery recorded in the log');
     assert.equal(holders(relays, 'relay').length, 1, 'still one relay publishing');
     assert.equal(holders(reactors, 'reactors').length, 1, 'still one reactors process running');
 
