@@ -30,12 +30,13 @@ export const redirects = group('redirects', {
   update: post(Closed({ redirectId: MinStr(), ...redirectFields }), RedirectRecord),
 });
 
-const protocol = Opt(Type.Union([Type.Literal('tcp'), Type.Literal('udp')], { enum: PROTOCOLS, default: 'tcp' }));
+const Protocol = (options: { default?: 'tcp' } = {}) =>
+  Opt(Type.Union([Type.Literal('tcp'), Type.Literal('udp')], { enum: PROTOCOLS, ...options }));
 export const port = group('port', {
-  create: post(Closed({ publishedPort: Port(), targetPort: Port(), protocol, applicationId: MinStr() }), PortRecord),
+  create: post(Closed({ publishedPort: Port(), targetPort: Port(), protocol: Protocol({ default: 'tcp' }), applicationId: MinStr() }), PortRecord),
   one: get(Closed({ portId: MinStr() }), PortRecord),
   delete: post(Closed({ portId: MinStr() }), PortRecord),
-  update: post(Closed({ portId: MinStr(), publishedPort: Port(), targetPort: Port(), protocol }), PortRecord),
+  update: post(Closed({ portId: MinStr(), publishedPort: Port(), targetPort: Port(), protocol: Protocol() }), PortRecord), // left out: the port keeps its protocol
 });
 
 export const security = group('security', {

@@ -37,6 +37,14 @@ describe('ports, redirects and basic-auth users of an application', () => {
     await berth.refused('port.update', { portId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'portId');
   });
 
+  it('keeps a port\'s protocol when an update leaves it out, and changes it when given', async () => {
+    const { applicationId } = await newApplication();
+    const { portId } = await berth.ok('port.create', { applicationId, publishedPort: 8053, targetPort: 53, protocol: 'udp' });
+    assert.equal((await berth.ok('port.update', { portId, publishedPort: 8053, targetPort: 54 })).protocol, 'udp');
+    assert.equal((await berth.ok('port.one', { portId })).protocol, 'udp');
+    assert.equal((await berth.ok('port.update', { portId, publishedPort: 8053, targetPort: 54, protocol: 'tcp' })).protocol, 'tcp');
+  });
+
   it('deletes a port, answering it, then NOT_FOUND', async () => {
     const { applicationId } = await newApplication();
     const { portId } = await berth.ok('port.create', { applicationId, publishedPort: 7000, targetPort: 80 });

@@ -85,7 +85,7 @@ export const port: GroupHandlers<typeof contract.port> = {
   one: one(portAggregate),
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(portAggregate, input.portId, 'portId');
-    const protocol = input.protocol ?? 'tcp';
+    const protocol = input.protocol ?? current.protocol;
     const next = hostPort(input.publishedPort, protocol);
     return moveName(ctx, 'hostPort', hostPort(current.publishedPort, current.protocol), next, input.portId,
       () => change(portAggregate, async () => ({
