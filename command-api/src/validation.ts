@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import { leastCharactersOf } from '@berth/shared/contract/schema';
 import { DomainError, type Issue } from '@berth/shared/errors';
 
 /** A JSON pointer as the field a user wrote: "/modeOrch/Replicated/Replicas" is "modeOrch.Replicated.Replicas". */
@@ -54,6 +55,10 @@ function describe(error: ValueError): string {
     case ValueErrorType.StringMinLength: {
       const length = Number(error.schema.minLength);
       return length === 1 ? 'must not be empty' : `must be at least ${length} characters long`;
+    }
+    case ValueErrorType.StringFormat: {
+      const least = leastCharactersOf(String(error.schema.format));
+      return least === null ? `must be ${expected(error.schema)}` : `must be at least ${least} characters long`;
     }
     case ValueErrorType.StringMaxLength: return `must be at most ${String(error.schema.maxLength)} characters long`;
     case ValueErrorType.ObjectMaxProperties: {

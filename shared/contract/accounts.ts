@@ -2,11 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { group, get, none, post } from './operation.ts';
 import { AccountRecord, PermissionsRecord } from './records.ts';
-import { Bool, Closed, Email, MinStr, Nullable, OneOf, Opt, OptNull, ROLES, Str } from './schema.ts';
+import { Bool, Closed, CreatedAt, Email, MinStr, Nullable, OneOf, Opt, OptNull, ROLES, Str } from './schema.ts';
 
 const profileFields = {
   rol: Opt(OneOf(ROLES)), image: Opt(Str()), secret: OptNull(Str()), token: OptNull(Str()),
-  is2FAEnabled: Opt(Bool()), createdAt: Opt(Str()),
+  is2FAEnabled: Opt(Bool()), createdAt: CreatedAt(),
 };
 
 const TokenAnswer = Closed({ token: Str() });

@@ -2,9 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { orchestratorFields, resourceFields } from './orchestrator.ts';
 import { group, get, post } from './operation.ts';
 import { ApplicationRecord, DeploymentRecord, PortRecord, RedirectRecord, SecurityRecord } from './records.ts';
-import {
-  APP_SOURCE_TYPES, BUILD_TYPES, Bool, Closed, MinStr, Nullable, Num, OneOf, Opt, OptNull, Status, Str,
-} from './schema.ts';
+import { APP_SOURCE_TYPES, BUILD_TYPES, Bool, Closed, CreatedAt, MinStr, Nullable, Num, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
 
 const id = { applicationId: Str() };
 /**
@@ -64,7 +62,7 @@ export const application = group('application', {
     customGitSSHKey: OptNull(Str()), containerfile: OptNull(Str()),
     ...orchestratorFields,
     replicas: Opt(Type.Integer({ minimum: 0 })), applicationStatus: Opt(Status()),
-    buildType: Opt(OneOf(BUILD_TYPES)), createdAt: Opt(Str()), registryId: OptNull(Str()), projectId: Opt(Str()),
+    buildType: Opt(OneOf(BUILD_TYPES)), createdAt: CreatedAt(), registryId: OptNull(Str()), projectId: Opt(Str()),
   }), ApplicationRecord),
   refreshToken: post(Closed(id), ApplicationRecord),
   cleanQueues: post(Closed(id), ApplicationRecord),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { group, get, none, post } from './operation.ts';
 import { ComposeRecord, DeploymentRecord } from './records.ts';
-import { Bool, COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Closed, MinStr, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
+import { Bool, COMPOSE_SOURCE_TYPES, COMPOSE_TYPES, Closed, CreatedAt, MinStr, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
 
 const id = Closed({ composeId: MinStr() });
 /** A template a compose service can be made from, as the catalogue lists it. */
@@ -22,7 +22,7 @@ export const compose = group('compose', {
     composeType: Opt(OneOf(COMPOSE_TYPES)), repository: OptNull(Str()), owner: OptNull(Str()), branch: OptNull(Str()),
     autoDeploy: OptNull(Bool()), customGitUrl: OptNull(Str()), customGitBranch: OptNull(Str()),
     customGitSSHKey: OptNull(Str()), command: Opt(Str()), composePath: Opt(MinStr()), composeStatus: Opt(Status()),
-    projectId: Opt(Str()), createdAt: Opt(Str()),
+    projectId: Opt(Str()), createdAt: CreatedAt(),
   }), ComposeRecord),
   delete: post(id, ComposeRecord),
   cleanQueues: post(id, ComposeRecord),

@@ -3,7 +3,7 @@ import { group, get, post } from './operation.ts';
 import { BackupRecord, databaseFields } from './records.ts';
 import { ENGINES, type Engine } from './engines.ts';
 import { resourceFields } from './orchestrator.ts';
-import { Closed, MinStr, Nullable, Opt, OptNull, Port, Status, Str } from './schema.ts';
+import { Closed, CreatedAt, MinStr, Nullable, Opt, OptNull, Port, Status, Str } from './schema.ts';
 
 export { ENGINES, type Engine };
 
@@ -54,7 +54,7 @@ function engineGroup<E extends Engine>(engine: E) {
       name: Opt(MinStr()), appName: Opt(appName), description: OptNull(Str()), containerImage: Opt(Str()),
       command: OptNull(Str()), env: OptNull(Str()),
       ...resourceFields,
-      externalPort: OptNull(Port()), applicationStatus: Opt(Status()), createdAt: Opt(Str()), projectId: Opt(Str()),
+      externalPort: OptNull(Port()), applicationStatus: Opt(Status()), createdAt: CreatedAt(), projectId: Opt(Str()),
       ...extras(true),
     }), record),
   });

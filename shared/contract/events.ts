@@ -1,38 +1,14 @@
 // The event history, for auditors (beyond the spec; admin only). Queries carry numbers as
 // decimal text: they arrive in the query string.
-import { FormatRegistry, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { group, get } from './operation.ts';
-import { Closed, MinStr, Nullable, Num, Opt, Str } from './schema.ts';
-
-const ISO_INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(?:Z|[+-](\d\d):(\d\d))$/i;
-
-/**
- * An ISO-8601 date-time with its offset that names a real instant: a day the month has (JavaScript
- * would roll 2024-02-30 over to March), and in UTC still within the years 0000-9999, as the log's
- * `occurredAt` is written (past them, text order is no longer time order).
- */
-export function isInstant(value: string): boolean {
-  const parts = ISO_INSTANT.exec(value);
-  if (!parts) return false;
-  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = parts.slice(1).map((part) => Number(part ?? 0));
-  // Day 0 of the next month is the month's last; setUTCFullYear, as Date.UTC reads years 0-99 as 1900-1999.
-  const lastDay = new Date(0);
-  lastDay.setUTCFullYear(year!, month!, 0);
-  const daysInMonth = lastDay.getUTCDate();
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second > 59) return false;
-  if (offsetHours > 23 || offsetMinutes > 59) return false;
-  const utcYear = new Date(Date.parse(value)).getUTCFullYear();
-  return utcYear >= 0 && utcYear <= 9999;
-}
-
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isInstant);
+import { Closed, Instant, MinStr, Nullable, Num, Opt, Str } from './schema.ts';
 
 /** The most events one page answers. */
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 const Count = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
-const Instant = (description: string) => Type.String({ format: 'date-time', description });
 
 const filter = {
   stream: Opt(Type.String({ minLength: 1, description: 'one stream, `<aggregate>-<id>`' })),

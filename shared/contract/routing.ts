@@ -2,7 +2,7 @@
 // basic-auth users and TLS certificates.
 import { group, get, none, post } from './operation.ts';
 import { CertificateRecord, PortRecord, RedirectRecord, RegistryRecord, SecurityRecord } from './records.ts';
-import { Bool, Closed, MinStr, Nullable, OneOf, Opt, OptNull, PROTOCOLS, Port, REGISTRY_TYPES, Str } from './schema.ts';
+import { Bool, Closed, CreatedAt, MinStr, Nullable, OneOf, Opt, OptNull, PROTOCOLS, Port, REGISTRY_TYPES, Str } from './schema.ts';
 import { Type } from '@sinclair/typebox';
 
 const registryFields = {
@@ -13,7 +13,7 @@ export const registry = group('registry', {
   remove: post(Closed({ registryId: MinStr() }), RegistryRecord),
   update: post(Closed({
     registryId: MinStr(), registryName: Opt(MinStr()), username: Opt(MinStr()), password: Opt(MinStr()),
-    registryUrl: Opt(MinStr()), adminId: Opt(MinStr()), imagePrefix: OptNull(Str()), createdAt: Opt(Str()),
+    registryUrl: Opt(MinStr()), adminId: Opt(MinStr()), imagePrefix: OptNull(Str()), createdAt: CreatedAt(),
     registryType: Opt(OneOf(REGISTRY_TYPES)),
   }), RegistryRecord),
   all: get(none, Type.Array(RegistryRecord)),

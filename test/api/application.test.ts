@@ -70,11 +70,11 @@ describe('application operations', () => {
     assert.doesNotMatch((await berth.ok('application.create', { name: 'x', appName: 'shop_web', projectId })).appName, /_/);
   });
 
-  it('updates any field, ignores createdAt, and checks the project and registry it moves to', async () => {
+  it('updates any field, takes createdAt only as read, and checks the project and registry it moves to', async () => {
     const a = await create();
     const updated = await berth.ok('application.update', {
       applicationId: a.applicationId, replicas: 3, memoryLimit: 512, enabled: false, command: 'npm start',
-      labelsOrch: { tier: 'web' }, healthCheckOrch: { Test: ['CMD', 'true'], Retries: 3 }, createdAt: '1999-01-01T00:00:00.000Z',
+      labelsOrch: { tier: 'web' }, healthCheckOrch: { Test: ['CMD', 'true'], Retries: 3 }, createdAt: a.createdAt,
     });
     assert.equal(updated.replicas, 3);
     assert.equal(updated.memoryLimit, 512);
@@ -82,6 +82,7 @@ describe('application operations', () => {
     assert.deepEqual(updated.labelsOrch, { tier: 'web' });
     assert.deepEqual(updated.healthCheckOrch, { Test: ['CMD', 'true'], Retries: 3 });
     assert.equal(updated.createdAt, a.createdAt);
+    await berth.refused('application.update', { applicationId: a.applicationId, createdAt: '1999-01-01T00:00:00.000Z' }, 400, 'createdAt');
     await berth.refused('application.update', { applicationId: a.applicationId, projectId: 'nope' }, 404, 'projectId');
     await berth.refused('application.update', { applicationId: a.applicationId, registryId: 'nope' }, 404, 'registryId');
     const other = await berth.ok('project.create', { name: 'other' });
@@ -162,6 +163,10 @@ describe('application operations', () => {
       await berth.refused(`application.${operation}`, { applicationId: 'nope', ...(operation === 'reload' && { appName }) }, 404, 'applicationId');
     }
     await berth.refused('application.readProxyConfig', { applicationId: 'nope' }, 404, 'applicationId');
+    // reload names the application twice: an appName of another (or of none) is refused, not ignored.
+    const other = await create();
+    await berth.refused('application.reload', { applicationId, appName: other.appName }, 400, 'appName');
+    await berth.refused('application.reload', { applicationId, appName: '' }, 400, 'appName');
     assert.equal(await berth.ok('application.readProxyConfig', { applicationId }), null, 'no file before a deploy writes one');
   });
 

@@ -52,15 +52,15 @@ describe('compose operations', () => {
     await berth.refused('compose.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
   });
 
-  it('updates any field, ignores createdAt, and lists the services of the saved file', async () => {
+  it('updates any field, takes createdAt only as read, and lists the services of the saved file', async () => {
     const { composeId, createdAt } = await create();
     const updated = await berth.ok('compose.update', {
-      composeId, composeFile: FILE, description: 'the shop', composePath: 'deploy/compose.yml', autoDeploy: true,
-      createdAt: '2000-01-01T00:00:00.000Z',
+      composeId, composeFile: FILE, description: 'the shop', composePath: 'deploy/compose.yml', autoDeploy: true, createdAt,
     });
     assert.equal(updated.composeFile, FILE);
     assert.equal(updated.description, 'the shop');
     assert.equal(updated.createdAt, createdAt);
+    await berth.refused('compose.update', { composeId, createdAt: '2000-01-01T00:00:00.000Z' }, 400, 'createdAt');
     assert.deepEqual(await berth.ok('compose.allServices', { composeId }), ['web', 'db']);
   });
 

@@ -59,17 +59,18 @@ describe('database operations', () => {
         assert.ok(project[engine].some((db: Record<string, string>) => db[idField] === created[idField]));
       });
 
-      it('updates any field, ignores createdAt, and keeps the password when sent empty', async () => {
+      it('updates any field, takes createdAt only as read, and keeps the password when sent empty', async () => {
         const created = await create();
         const updated = await berth.ok(`${engine}.update`, {
           [idField]: created[idField], name: 'renamed', command: 'serve --fast', memoryLimit: 512, cpuLimit: 1.5,
-          createdAt: '2000-01-01T00:00:00.000Z', databasePassword: '',
+          createdAt: created.createdAt, databasePassword: '',
         });
         assert.equal(updated.name, 'renamed');
         assert.equal(updated.command, 'serve --fast');
         assert.equal(updated.memoryLimit, 512);
         assert.equal(updated.cpuLimit, 1.5);
         assert.equal(updated.createdAt, created.createdAt);
+        await berth.refused(`${engine}.update`, { [idField]: created[idField], createdAt: '2000-01-01T00:00:00.000Z' }, 400, 'createdAt');
         assert.equal(updated.databasePassword, created.databasePassword);
         const changed = await berth.ok(`${engine}.update`, { [idField]: created[idField], databasePassword: 'N3w-password-here' });
         assert.equal(changed.databasePassword, 'N3w-password-here');
@@ -153,6 +154,7 @@ describe('database operations', () => {
         for (const procedure of ['start', 'stop', 'reload', 'deploy']) {
           const extra = procedure === 'reload' ? { appName: created.appName } : {};
           await berth.refused(`${engine}.${procedure}`, { [idField]: 'nope', ...extra }, 404, idField);
+          if (procedure === 'reload') await berth.refused(`${engine}.reload`, { [idField]: created[idField], appName: 'another' }, 400, 'appName');
           const answer = await berth.call(`${engine}.${procedure}`, { [idField]: created[idField], ...extra });
           assert.equal(answer.status, 409, JSON.stringify(answer.body));
           if (procedure === 'deploy') {

@@ -61,6 +61,11 @@ describe('engine views', () => {
     assert.equal(typeof usage.cpuPercent, 'number');
     assert.equal(typeof usage.network.rxBytes, 'number');
     assert.equal(typeof usage.blockIO.readBytes, 'number');
+    await berth.refused('application.readAppMonitoring', { appName: 'no-such-service' }, 404, 'appName');
+    // A service of Berth's that runs nothing now measures zero.
+    const { projectId } = await berth.ok('project.create', { name: 'idle' });
+    const idle = await berth.ok('application.create', { name: 'idle', projectId });
+    assert.deepEqual((await berth.ok('application.readAppMonitoring', { appName: idle.appName })).containers, []);
   });
 
   it('shows a container\'s environment only to those who manage its service: names without values to the others', async () => {

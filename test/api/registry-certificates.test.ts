@@ -66,13 +66,13 @@ describe('registry and certificates operations', () => {
       assert.equal((await berth.ok('registry.update', { registryId, adminId: admin.id })).adminId, admin.id);
     });
 
-    it('keeps a given createdAt as an ISO instant, and refuses one that is not a date', async () => {
+    it('takes createdAt back as read (in any offset), and refuses another instant or one that is not a date', async () => {
       const registryId = await registry();
-      const moved = await berth.ok('registry.update', { registryId, createdAt: '2024-05-01T10:00:00Z' });
-      assert.equal(moved.createdAt, '2024-05-01T10:00:00.000Z');
-      const bad = await berth.call('registry.update', { registryId, createdAt: 'yesterday' });
-      assert.equal(bad.status, 400);
-      assert.deepEqual(pathsOf(bad.body), ['createdAt']);
+      const { createdAt } = await berth.ok('registry.one', { registryId });
+      const offset = new Date(Date.parse(createdAt)).toISOString().replace('Z', '+00:00');
+      assert.equal((await berth.ok('registry.update', { registryId, createdAt: offset })).createdAt, createdAt);
+      await berth.refused('registry.update', { registryId, createdAt: '2024-05-01T10:00:00Z' }, 400, 'createdAt');
+      await berth.refused('registry.update', { registryId, createdAt: 'yesterday' }, 400, 'createdAt');
     });
 
     it('answers NOT_FOUND naming registryId for an unknown one, appending nothing', async () => {
@@ -96,6 +96,8 @@ describe('registry and certificates operations', () => {
     it('answers why a registry cannot be reached, or its image pulled', async () => {
       const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
       assert.match(unreachable.message, /registry\.example\.com/);
+      // Said as what happened: nothing answered as a registry there, which is not a refused login.
+      assert.match(unreachable.issues[0].message, /^registryUrl: could not reach a registry there: /);
       const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com:5000', username: 'u', password: 'p' }, 400, 'registryUrl');
       assert.match(noImage.message, /could not be pulled/);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');

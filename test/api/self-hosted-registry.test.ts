@@ -41,7 +41,8 @@ describe('self-hosted registry', () => {
 
     const login = { registryName: 'r', registryUrl, registryType: 'selfHosted', imagePrefix: null, ...credentials };
     assert.equal(await eventually('a login to succeed', async () => (await berth.call('registry.testRegistry', login)).status === 200), true);
-    await berth.refused('registry.testRegistry', { ...login, password: 'wrong' }, 400, 'password');
+    const refused = await berth.refused('registry.testRegistry', { ...login, password: 'wrong' }, 400, 'password');
+    assert.match(refused.issues[0].message, /^password: the registry refused the login: /);
 
     // One registry service: a second enable would replace this one's logins and port under its record.
     await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: `127.0.0.1:${await freePort()}`, ...credentials }, 409, 'registryUrl');

@@ -70,6 +70,21 @@ describe('object-level access', () => {
     assert.ok(me.permissions.accesedServices.includes(app.body.applicationId));
   });
 
+  it('is given only projects and services that exist, naming the list; ids kept from before are taken back as read', async () => {
+    const permissions = (await berth.ok('auth.one', { id: user.id })).permissions;
+    const base = { userId: user.id, ...ALL_FLAGS, accesedProjects: permissions.accesedProjects, accesedServices: permissions.accesedServices };
+    await berth.refused('admin.assignPermissions', { ...base, accesedProjects: [...base.accesedProjects, 'no-such-project'] }, 404, 'accesedProjects');
+    await berth.refused('admin.assignPermissions', { ...base, accesedServices: [...base.accesedServices, 'no-such-service'] }, 404, 'accesedServices');
+    await berth.refused('admin.assignPermissions', { ...base, accesedServices: [''] }, 404, 'accesedServices');
+    await berth.refused('admin.assignPermissions', { ...base, userId: 'nobody' }, 404, 'userId');
+    // A service removed since it was given stays in the list the admin reads and sends back.
+    const { applicationId } = await berth.ok('application.create', { name: 'short-lived', projectId: p1 });
+    await berth.ok('admin.assignPermissions', { ...base, accesedServices: [...base.accesedServices, applicationId] });
+    await berth.ok('application.delete', { applicationId });
+    const again = (await berth.ok('auth.one', { id: user.id })).permissions;
+    await berth.ok('admin.assignPermissions', { ...base, accesedServices: again.accesedServices });
+  });
+
   it('loses access at once when an admin takes it away', async () => {
     await setPermissions(berth, user, { ...ALL_FLAGS, accesedProjects: [], accesedServices: [] });
     assert.equal((await as('application.one', { applicationId: app1 })).status, 403);

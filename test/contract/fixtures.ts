@@ -98,6 +98,13 @@ export class Fixtures {
     }
   }
 
+  /** The appName of the service `input` names by id, for the operations that name it twice (reload). */
+  async appNameOf(operation: string, input: Record<string, unknown>): Promise<string> {
+    const group = operation.split('.')[0]!;
+    const idField = group === 'application' ? 'applicationId' : `${group}Id`;
+    return (await this.berth.ok(`${group}.one`, { [idField]: input[idField] })).appName;
+  }
+
   /** Values for the fields whose validity is more than their schema. */
   valueFor(field: string): unknown {
     switch (field) {

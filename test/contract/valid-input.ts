@@ -15,6 +15,7 @@ export async function validInput(operation: Operation, fixtures: Fixtures): Prom
   }
   if (operation.name === 'deployment.all') input.applicationId = await fixtures.idFor('applicationId', operation.name);
   if (operation.name === 'backup.create') input.dbgammaId = await fixtures.idFor('dbgammaId', operation.name);
+  if (operation.name.endsWith('.reload')) input.appName = await fixtures.appNameOf(operation.name, input);
   if (operation.name === 'auth.login') Object.assign(input, { email: 'admin@berth.test', password: 'correct horse battery' });
   if (operation.name === 'auth.createUser' || operation.name === 'admin.getUserByToken') Object.assign(input, await fixtures.invitation());
   if (operation.name === 'admin.getUserByToken') delete input.id;

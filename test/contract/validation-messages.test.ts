@@ -29,6 +29,17 @@ describe('validation messages', () => {
     }), ['registryType must be one of selfHosted, cloud']);
   });
 
+  it('counts a password\'s characters as a person does: four emoji are four characters, not eight', async () => {
+    const fourEmoji = '\u{1F600}'.repeat(4);
+    assert.deepEqual(await messagesOf('auth.login', { email: 'someone@example.com', password: fourEmoji }),
+      ['password must be at least 8 characters long']);
+    assert.deepEqual(await messagesOf('auth.createUser', { id: 'x', token: 't', password: fourEmoji }),
+      ['password must be at least 8 characters long']);
+    assert.match((await messagesOf('auth.update', { email: null, password: fourEmoji })).join(), /^password:? must be at least 8 characters long$/);
+    // Eight emoji are eight characters: past validation, the login is refused as any wrong password is.
+    assert.equal((await berth.call('auth.login', { email: 'someone@example.com', password: '\u{1F600}'.repeat(8) }, { token: null })).status, 401);
+  });
+
   it('says the same in the top-level message', async () => {
     const answer = await berth.call('project.create', {});
     assert.equal(answer.body.message, 'name is required');

@@ -6,6 +6,9 @@ import type { Context } from '../context.ts';
 import { sha256 } from '../auth/tokens.ts';
 import { accountAnswer, accountView, claimEmail, normalEmail, releaseEmail } from './accounts.ts';
 import type { GroupHandlers } from './kit.ts';
+import { projectAggregate } from '@berth/shared/domain/project/project';
+import { SERVICE_KINDS } from '@berth/shared/domain/service-kinds';
+import type { Permissions } from '@berth/shared/domain/account/permissions';
 import { forgeAdmin } from './admin-forge.ts';
 
 async function theAdmin(ctx: Context) {
@@ -49,7 +52,27 @@ export const admin: GroupHandlers<typeof contract.admin> = {
 
   assignPermissions: async (input, ctx) => {
     const { userId, ...permissions } = input;
+    const account = await ctx.mustLoad(accountAggregate, userId, 'userId');
+    await mustNameExisting(ctx, account.permissions, permissions);
     await ctx.execute(accountAggregate, userId, { type: 'AssignPermissions', data: { id: userId, permissions } });
     return (await accountAnswer(ctx, userId, 'userId')).permissions;
   },
 };
+
+const isService = async (ctx: Context, id: string) => {
+  for (const { aggregate } of SERVICE_KINDS) if ((await ctx.load(aggregate, id)).state) return true;
+  return false;
+};
+
+/**
+ * Ids added to the access lists must name a project or service the log holds. Those already
+ * there may have outlived theirs, so a list sent back as it was read is not refused.
+ */
+async function mustNameExisting(ctx: Context, before: Permissions, after: Pick<Permissions, 'accesedProjects' | 'accesedServices'>) {
+  for (const id of after.accesedProjects.filter((id) => !before.accesedProjects.includes(id))) {
+    await ctx.mustLoad(projectAggregate, id, 'accesedProjects');
+  }
+  for (const id of after.accesedServices.filter((id) => !before.accesedServices.includes(id))) {
+    if (!await isService(ctx, id)) throw notFound('accesedServices', `Service ${id}`);
+  }
+}

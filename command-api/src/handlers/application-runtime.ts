@@ -5,15 +5,20 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Action } from '@berth/shared/domain/application/status';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
-import { conflict } from '@berth/shared/errors';
+import { badRequest, conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
 
 /** Asks the reactors for `action` on the service and answers the record once they did it (bounded wait). */
-export async function act(aggregate: AnyAggregate, action: Action, id: string, ctx: Context) {
+export async function act(aggregate: AnyAggregate, action: Action, id: string, ctx: Context, named?: { appName: string }) {
   const field = aggregate.idField;
+  // reload names the service twice (its id and its appName): both must be the same one's.
+  if (named !== undefined) {
+    const { appName } = await ctx.mustLoad(aggregate, id, field) as { appName: string };
+    if (named.appName !== appName) throw badRequest('appName', `is not the appName of this ${field} (${appName})`);
+  }
   const requestId = newId();
   await ctx.execute(aggregate, id, { type: 'RequestAction', data: { [field]: id, action, requestId } });
   const requested = ctx.position;
@@ -49,6 +54,6 @@ export const applicationRuntime: GroupHandlers<typeof contract.application> = {
   redeploy: (input, ctx) => queueDeployment(ctx, input.applicationId, { kind: 'redeploy', title: 'Redeploy', trigger: 'account', image: null, rollbackOf: null }),
   start: (input, ctx) => act(app, 'start', input.applicationId, ctx),
   stop: (input, ctx) => act(app, 'stop', input.applicationId, ctx),
-  reload: (input, ctx) => act(app, 'reload', input.applicationId, ctx),
+  reload: (input, ctx) => act(app, 'reload', input.applicationId, ctx, input),
   cleanQueues: (input, ctx) => cleanQueues(app, input.applicationId, ctx),
 };

@@ -15,6 +15,7 @@ import { sealedOrNull } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
+import { mustKeepCreatedAt } from './created-at.ts';
 
 /**
  * BAD_REQUEST naming networkOrch when an alias the application would take on a network is the
@@ -46,7 +47,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
   }
   await mustNotImpersonate(ctx, input.applicationId, input.networkOrch);
-  // createdAt is when the record was made, not a setting: it is ignored, as the id is.
+  mustKeepCreatedAt(input.createdAt, current.createdAt);
   const { applicationId, createdAt: _createdAt, password, refreshToken, customGitSSHKey, ...fields } = input;
   const command: ApplicationCommand = {
     type: 'UpdateApplication',

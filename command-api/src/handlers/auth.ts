@@ -2,6 +2,7 @@ import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate, mustNotHaveTwoFactor, type Account } from '@berth/shared/domain/account/account';
 import { sessionAggregate } from '@berth/shared/domain/session/session';
 import { hashPassword, verifyPassword } from '@berth/shared/crypto/password';
+import { characterCount } from '@berth/shared/contract/schema';
 import { badRequest, conflict, forbidden, unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
@@ -13,6 +14,7 @@ import { acceptedStep, newTwoFactorSetup } from '../auth/two-factor.ts';
 import { findSignInChallenge, startSignInChallenge } from '../auth/sign-in-challenge.ts';
 import { accountAnswer, accountView, changeEmail, claimEmail, normalEmail } from './accounts.ts';
 import type { GroupHandlers } from './kit.ts';
+import { mustKeepCreatedAt } from './created-at.ts';
 
 // Compared against when the email is unknown, so a miss takes as long as a wrong password.
 const DECOY_HASH = hashPassword(newId());
@@ -112,7 +114,10 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     const account = await self(ctx);
     if (input.id !== undefined && input.id !== account.id) throw forbidden('auth.update changes only your own account');
     if (input.rol !== undefined && input.rol !== account.rol) throw forbidden('A role is changed by an admin (auth.updateByAdmin)');
+    const turnsTwoFactorOff = mustBeSettable(account, input);
+    if (turnsTwoFactorOff) mustHaveSignedInRecently(ctx, 'to turn two-factor off');
     await updateProfile(ctx, account, input);
+    if (turnsTwoFactorOff) await disableTwoFactor(ctx, account);
     return accountAnswer(ctx, account.id);
   },
 
@@ -121,7 +126,11 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     if (input.rol !== undefined && input.rol !== account.rol && account.id === ctx.actor!.id) {
       throw conflict('An admin cannot change its own role', 'rol');
     }
+    // An admin may turn off the two-factor of an account locked out of it; its own, as its owner may.
+    const turnsTwoFactorOff = mustBeSettable(account, input);
+    if (turnsTwoFactorOff && account.id === ctx.actor!.id) mustHaveSignedInRecently(ctx, 'to turn two-factor off');
     await updateProfile(ctx, account, input);
+    if (turnsTwoFactorOff) await disableTwoFactor(ctx, account);
     return accountAnswer(ctx, account.id);
   },
 
@@ -147,10 +156,30 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     // The operation takes no payload, so "a fresh pin or the password" is a login made moments ago.
     mustHaveSignedInRecently(ctx, 'to turn two-factor off');
     const account = await self(ctx);
-    await ctx.execute(accountAggregate, account.id, { type: 'DisableTwoFactor', data: { id: account.id } });
+    await disableTwoFactor(ctx, account);
     return accountAnswer(ctx, account.id);
   },
 };
+
+const disableTwoFactor = (ctx: Context, account: Account) =>
+  ctx.execute(accountAggregate, account.id, { type: 'DisableTwoFactor', data: { id: account.id } });
+
+type SetByBerth = { secret?: string | null; token?: string | null; is2FAEnabled?: boolean; createdAt?: string };
+
+/**
+ * The account fields Berth sets itself, as an update may carry them: sent back as they were read,
+ * they change nothing. Two-factor may be turned off this way, never on: a pin must prove the
+ * secret (auth.verify2FASetup). Answers whether the update turns two-factor off.
+ */
+function mustBeSettable(account: Account, input: SetByBerth): boolean {
+  mustKeepCreatedAt(input.createdAt, account.createdAt);
+  if (input.secret != null) throw badRequest('secret', 'the two-factor secret is set by auth.verify2FASetup, which checks a pin for it');
+  if (input.token != null) throw badRequest('token', 'tokens are made by Berth (invitations, logins, auth.generateToken) and cannot be set');
+  if (input.is2FAEnabled === true && !account.is2FAEnabled) {
+    throw badRequest('is2FAEnabled', 'two-factor is turned on by auth.verify2FASetup, which checks a pin for the secret');
+  }
+  return input.is2FAEnabled === false && account.is2FAEnabled;
+}
 
 /** Stores the secret only if the pin is valid for it. */
 async function enableTwoFactor(ctx: Context, account: Account, input: { pin: string; secret: string }) {
@@ -169,7 +198,7 @@ type ProfileInput = { email: string | null; password: string | null; image?: str
  * stolen one stops working; a person changing their own keeps the login they changed it from.
  */
 async function updateProfile(ctx: Context, account: Account, input: ProfileInput): Promise<void> {
-  if (input.password !== null && input.password.length < 8) throw badRequest('password', 'must be at least 8 characters long');
+  if (input.password !== null && characterCount(input.password) < 8) throw badRequest('password', 'must be at least 8 characters long');
   const email = input.email && normalEmail(input.email) !== account.email ? normalEmail(input.email) : undefined;
   const actor = ctx.actor!;
   const ownAccount = actor.id === account.id;

@@ -17,6 +17,7 @@ import { change, one, type BuilderOf, type GroupHandlers, type Handler } from '.
 import { sshKeyChange } from './ssh-key-update.ts';
 import { sealedOrNull } from './secret-update.ts';
 import { composeRuntime } from './compose-runtime.ts';
+import { mustKeepCreatedAt } from './created-at.ts';
 
 type Group = typeof contract.compose;
 const ID = 'composeId';
@@ -83,7 +84,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   if (input.projectId !== undefined && input.projectId !== current.projectId) {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   }
-  // createdAt is when the record was made, not a setting: it is ignored, as the id is.
+  mustKeepCreatedAt(input.createdAt, current.createdAt);
   const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
   const command: ComposeCommand = {
     type: 'UpdateCompose',

@@ -20,7 +20,8 @@ export function databaseRuntime(engine: Engine) {
   const idField = idFieldOf(engine);
   const anyAggregate = aggregate as AnyAggregate;
   /** Asked of the reactors; answered from the outcome they report. */
-  const asked = (action: Action) => (input: Record<string, unknown>, ctx: Context) => act(anyAggregate, action, String(input[idField]), ctx);
+  const asked = (action: Action) => (input: Record<string, unknown>, ctx: Context) =>
+    act(anyAggregate, action, String(input[idField]), ctx, typeof input.appName === 'string' ? { appName: input.appName } : undefined);
 
   /**
    * The database as the end of `deployment` left it: the deployer moves its status right after the

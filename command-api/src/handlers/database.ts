@@ -22,6 +22,7 @@ import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
 import { envMap } from '@berth/shared/domain/compose/values';
 import { databaseRuntime } from './database-runtime.ts';
+import { mustKeepCreatedAt } from './created-at.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
 type EngineGroup = typeof contract.dbalpha;
@@ -123,7 +124,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (typeof input.projectId === 'string' && input.projectId !== current.projectId) {
       await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
     }
-    // createdAt is when the record was made, not a setting: it is ignored, as the id is.
+    mustKeepCreatedAt(input.createdAt as string | undefined, current.createdAt);
     const { [idField]: _id, createdAt: _createdAt, ...fields } = input;
     for (const field of passwordsOf(engine)) {
       const given = fields[field];

@@ -108,8 +108,12 @@ const total = (samples: readonly ContainerStats[], key: keyof ContainerStats) =>
 /** CPU, memory, network and block I/O of a service's running containers, summed and one by one. */
 export async function appMonitoring(appName: string, ctx: Context) {
   const engine = engineOf(ctx);
-  const running = (await askEngine(() => engine.listContainers({ label: serviceLabel(appName) }), 'appName', 'Service'))
-    .filter((candidate) => candidate.state === 'running');
+  const listed = await askEngine(() => engine.listContainers({ label: serviceLabel(appName) }), 'appName', 'Service');
+  // A service of Berth's not running now measures zero; a name nothing carries is a mistake to say.
+  if (listed.length === 0 && (await ctx.load(reservationAggregate, reservationKey('appName', appName))).state === null) {
+    throw notFound('appName', `Service ${appName}`);
+  }
+  const running = listed.filter((candidate) => candidate.state === 'running');
   const containers = await Promise.all(running.map(async (candidate) => ({
     containerId: candidate.containerId, name: candidate.name,
     ...(await askEngine(() => engine.containerStats(candidate.containerId), 'appName', 'Container')),

@@ -12,13 +12,8 @@ export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'ap
 import { resealed } from './secret-update.ts';
 import { enableSelfHostedRegistry, removeSelfHostedRegistry } from './self-hosted-registry.ts';
 import type { InputOf } from '@berth/shared/contract/operation';
+import { mustKeepCreatedAt } from './created-at.ts';
 
-/** A createdAt given on update, as every createdAt is kept (ISO-8601 UTC), so lists still sort by it. */
-function isoInstant(value: string): string {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw badRequest('createdAt', 'must be an ISO-8601 date-time');
-  return new Date(time).toISOString();
-}
 
 
 /** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
@@ -31,8 +26,8 @@ const testRegistry: Handler<{ registryUrl: string; username: string; password: s
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     // A refused login names the credentials; anything else (unreachable, not a registry) the URL.
-    const field = /unauthori[sz]ed|401|denied|incorrect/i.test(error.message) ? 'password' : 'registryUrl';
-    throw new DomainError('BAD_REQUEST', `The registry refused the login: ${error.message}`, [{ message: error.message, path: field }]);
+    if (/unauthori[sz]ed|401|denied|incorrect/i.test(error.message)) throw badRequest('password', `the registry refused the login: ${error.message}`);
+    throw badRequest('registryUrl', `could not reach a registry there: ${error.message}`);
   }
   return true;
 };
@@ -53,12 +48,13 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   update: change(registryAggregate, async (input, ctx) => {
     const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     if (input.adminId !== undefined) await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
+    mustKeepCreatedAt(input.createdAt, current.createdAt);
+    const { createdAt: _createdAt, ...fields } = input;
     return {
       type: 'UpdateRegistry',
       data: {
-        ...input,
+        ...fields,
         ...(input.password !== undefined && { password: resealed(ctx, current.password, input.password) }),
-        ...(input.createdAt !== undefined && { createdAt: isoInstant(input.createdAt) }),
       },
     };
   }),
