@@ -16,6 +16,10 @@ export async function validInput(operation: Operation, fixtures: Fixtures): Prom
   if (operation.name === 'deployment.all') input.applicationId = await fixtures.idFor('applicationId', operation.name);
   if (operation.name === 'backup.create') input.dbgammaId = await fixtures.idFor('dbgammaId', operation.name);
   if (operation.name.endsWith('.reload')) input.appName = await fixtures.appNameOf(operation.name, input);
+  // Measured by the name of a service Berth holds (a name nothing carries is 404).
+  if (operation.name === 'application.readAppMonitoring') {
+    input.appName = await fixtures.appNameOf('application.one', { applicationId: await fixtures.idFor('applicationId', operation.name) });
+  }
   if (operation.name === 'auth.login') Object.assign(input, { email: 'admin@berth.test', password: 'correct horse battery' });
   if (operation.name === 'auth.createUser' || operation.name === 'admin.getUserByToken') Object.assign(input, await fixtures.invitation());
   if (operation.name === 'admin.getUserByToken') delete input.id;

@@ -1,5 +1,5 @@
 import type { contract } from '@berth/shared/contract/index';
-import { certificateAggregate, defaultCertificatePath, type Placed } from '@berth/shared/domain/certificate/certificate';
+import { certificateAggregate, type Placed } from '@berth/shared/domain/certificate/certificate';
 import { inspectCertificate } from '@berth/shared/domain/certificate/pem';
 import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
@@ -29,7 +29,7 @@ export const certificates: GroupHandlers<typeof contract.certificates> = {
       data: {
         certificateId, name: input.name, certificateData: input.certificateData,
         privateKey: ctx.secrets.seal(input.privateKey),
-        certificatePath: input.certificatePath || defaultCertificatePath(certificateId),
+        certificatePath: input.certificatePath || null,
         autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now, taken: await placedCertificates(ctx),
       },
     };

@@ -3,9 +3,10 @@
 // deploys; every file when a certificate comes or goes (with the certificate's own files);
 // removed with the application, under every name it had.
 import type { Application } from '@berth/shared/domain/application/record';
-import type { Certificate } from '@berth/shared/domain/certificate/certificate';
+import { certificateAggregate, type Certificate } from '@berth/shared/domain/certificate/certificate';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { load } from '@berth/shared/runtime/execute';
 import { deployerDepsOf } from '../deployer/deps.ts';
 import type { Reactor } from '../runtime/reactor.ts';
 import { removeCertificateFiles, writeCertificateFiles } from './certificate-files.ts';
@@ -37,28 +38,38 @@ export function proxyReactor(infra: Infrastructure): Reactor {
     void next.catch(() => {}).finally(() => { if (queues.get(applicationId) === next) queues.delete(applicationId); });
     return next;
   };
+  /** Every application's file, each on its own: one that cannot be written holds none of the others back. */
   const rewrite = async (applicationIds: readonly string[]) => {
+    const failures: string[] = [];
     for (const applicationId of applicationIds) {
       await queued(applicationId, async () => {
         const app = (await infra.readStore.get('application', applicationId)) as Application | null;
         if (!app) return;
         const formerAppNames = (await appNamesOf(applicationId)).filter((name) => name !== app.appName);
         await writeApplicationProxy(deps, app, formerAppNames);
-      });
+      }).catch((error: unknown) => failures.push(`application ${applicationId}: ${error instanceof Error ? error.message : String(error)}`));
     }
+    // Failed at the end, so the event comes back and the ones that failed are tried again.
+    if (failures.length > 0) throw new Error(`could not write the proxy files of ${failures.join('; ')}`);
   };
   const remove = (applicationId: string) =>
     queued(applicationId, async () => removeApplicationProxy(dir, applicationId, await appNamesOf(applicationId)));
 
+  /**
+   * The certificate's files as the log has them now, not as the event says: a failed event comes
+   * back after later ones of its stream, and a creation retried after the removal must not write
+   * the removed key back. A removed certificate's files go, unless another certificate's folder is the same.
+   */
   const certificateFiles = async (event: RecordedEvent) => {
+    const certificateId = String((event.data as { certificateId: string }).certificateId);
+    const certificate = (await load(infra.eventStore, certificateAggregate, certificateId)).state as Certificate | null;
+    if (certificate) {
+      return writeCertificateFiles(dir, certificate.certificatePath, certificate.certificateData, infra.secrets.open(certificate.privateKey));
+    }
     const path = await lastValue(event, 'certificatePath');
     if (path === null) return;
-    if (event.type === 'CertificateCreated') {
-      const certificate = event.data as Certificate;
-      return writeCertificateFiles(dir, path, certificate.certificateData, infra.secrets.open(certificate.privateKey));
-    }
-    // Another certificate in the same folder wrote the same files: they stay for it.
-    const sharing = await infra.readStore.find('certificate', 'certificatePath', path);
+    const sharing = (await infra.readStore.find('certificate', 'certificatePath', path))
+      .filter((other) => other.certificateId !== certificateId); // the read model may not hold the removal yet
     if (sharing.length === 0) await removeCertificateFiles(dir, path);
   };
 

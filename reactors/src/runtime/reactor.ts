@@ -1,7 +1,10 @@
 // The reactor runtime: each reactor is a durable bus consumer. Events of one stream are handled
-// one at a time in log order, different streams at once; an event id already handled here is
-// skipped (the bus delivers at least once), and every handler is idempotent against the log too,
-// since its reports go through the deciders, which append nothing for what already happened.
+// one at a time in the order the bus hands them out, different streams at once. That is not always
+// log order: a failed event's lane moves on, and the bus hands the failed event out again later,
+// after later ones of its stream; so handlers act on the log's current state, not on the event alone.
+// An event id already handled here is skipped (the bus delivers at least once), and every handler
+// is idempotent against the log too, since its reports go through the deciders, which append
+// nothing for what already happened.
 // A reactor whose work outlasts a handler's turn (waits of minutes) takes up on start what the log
 // shows it left unfinished, and ends those waits when it stops, so a stop is prompt and loses nothing.
 import type { RecordedEvent } from '@berth/shared/events/event';

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DomainError } from '../../errors.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { specOf } from '../testing.ts';
-import { certificateAggregate, type Certificate } from './certificate.ts';
+import { certificateAggregate, type Certificate, type NewCertificate } from './certificate.ts';
 
 const spec = specOf(certificateAggregate);
 const created: Certificate = {
@@ -11,7 +13,7 @@ const created: Certificate = {
   fingerprint256: 'AA:BB', createdAt: '2026-01-01T00:00:00.000Z',
 };
 
-const create = (certificate: Certificate, taken: { certificateId: string; certificatePath: string }[] = []) =>
+const create = (certificate: Omit<NewCertificate, 'taken'>, taken: { certificateId: string; certificatePath: string }[] = []) =>
   ({ type: 'CreateCertificate', data: { ...certificate, taken } }) as const;
 
 describe('certificate decider', () => {
@@ -39,6 +41,19 @@ describe('certificate decider', () => {
       spec.given([]).when(create({ ...created, certificatePath }, taken))
         .then([{ type: 'CertificateCreated', data: { ...created, certificatePath } }]);
     }
+  });
+  it('puts a certificate sent without a certificatePath in its default folder', () => {
+    spec.given([]).when(create({ ...created, certificatePath: null }))
+      .then([{ type: 'CertificateCreated', data: { ...created, certificatePath: 'certificates/c1' } }]);
+  });
+  it('says so when the default folder is taken, and that a certificatePath would do', () => {
+    const taken = [{ certificateId: 'c0', certificatePath: 'certificates/c1' }];
+    assert.throws(() => certificateAggregate.decide(create({ ...created, certificatePath: null }, taken), null), (error: unknown) => {
+      assert.ok(error instanceof DomainError && error.code === 'CONFLICT');
+      assert.equal(error.issues[0]?.path, 'certificatePath');
+      assert.match(error.message, /^the default certificatePath "certificates\/c1" is the folder of certificate c0 .*: send a certificatePath$/);
+      return true;
+    });
   });
   it('answers NOT_FOUND naming certificateId when removing one that is gone', () => {
     spec.given([{ type: 'CertificateCreated', data: created }, { type: 'CertificateRemoved', data: { certificateId: 'c1' } }])

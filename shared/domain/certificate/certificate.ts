@@ -21,8 +21,11 @@ export interface Certificate extends CertificateFacts {
 /** A certificate already stored, with the folder its files are in, as the handler read it. */
 export type Placed = Pick<Certificate, 'certificateId' | 'certificatePath'>;
 
+/** What creating one needs: `certificatePath` null when the caller chose none (the default folder then). */
+export type NewCertificate = Omit<Certificate, 'certificatePath'> & { certificatePath: string | null; taken: readonly Placed[] };
+
 export type CertificateCommand =
-  | { type: 'CreateCertificate'; data: Certificate & { taken: readonly Placed[] } }
+  | { type: 'CreateCertificate'; data: NewCertificate }
   | { type: 'RemoveCertificate'; data: { certificateId: string } };
 
 export type CertificateEvent =
@@ -32,17 +35,36 @@ export type CertificateEvent =
 const LABEL = 'Certificate';
 // A segment may not start with a dot (no `..`, no hidden files); ids may start with `-`.
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+// The proxy reads every `.yml`/`.yaml` file of its folder as configuration, and an application's
+// file is `<appName>.yml` there: a folder of that name would block it, or be blocked by it.
+const PROXY_FILE = /\.ya?ml$/i;
+// Longer names fail in the filesystem (ENAMETOOLONG), after the certificate was accepted.
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_LENGTH = 1024;
+const DEFAULTS_FOLDER = 'certificates';
 
 /** The default folder of a certificate's files: one per certificate, so none overwrites another. */
-export const defaultCertificatePath = (certificateId: string) => `certificates/${certificateId}`;
+export const defaultCertificatePath = (certificateId: string) => `${DEFAULTS_FOLDER}/${certificateId}`;
+
+/** Why `segment` cannot be a folder of the proxy's, or null. */
+function segmentFault(segment: string): string | null {
+  if (!SEGMENT.test(segment)) return 'must be a relative path of letters, digits, "_", "-" and "." (no "..")';
+  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a folder name may be at most ${MAX_SEGMENT_BYTES} bytes long`;
+  return PROXY_FILE.test(segment) ? 'a folder name may not end in ".yml" or ".yaml": the proxy reads such names as configuration files' : null;
+}
 
 /**
  * The proxy writer creates files under `certificatePath`: a relative path of plain segments only,
- * so no certificate can be written outside the proxy's folder (no `..`, no absolute path).
+ * so no certificate can be written outside the proxy's folder (no `..`, no absolute path), and
+ * none in the way of an application's file, or refused by the filesystem once accepted.
  */
 export function mustBeCertificatePath(path: string): void {
-  if (!path.split('/').every((segment) => SEGMENT.test(segment))) {
-    throw badRequest('certificatePath', 'must be a relative path of letters, digits, "_", "-" and "." (no "..")');
+  if (path.length > MAX_PATH_LENGTH) throw badRequest('certificatePath', `may be at most ${MAX_PATH_LENGTH} characters long`);
+  const fault = path.split('/').map(segmentFault).find((found) => found !== null);
+  if (fault) throw badRequest('certificatePath', fault);
+  // It would contain every default folder: each later certificate sent without a path would be refused.
+  if (path === DEFAULTS_FOLDER) {
+    throw badRequest('certificatePath', `"${DEFAULTS_FOLDER}" holds the folders of the certificates sent without a certificatePath: choose another folder, or one inside it`);
   }
 }
 
@@ -58,13 +80,20 @@ function relation(path: string, other: string): string | null {
  * Each certificate's files have a folder of their own: in a shared or nested one, a second
  * certificate would overwrite the first's files, and removing one would delete the other's.
  */
-function mustHaveOwnFolder(path: string, taken: readonly Placed[]): void {
+function mustHaveOwnFolder(path: string, chosen: boolean, taken: readonly Placed[]): void {
   for (const other of taken) {
     const how = relation(path, other.certificatePath);
-    if (how) {
-      throw conflict(`certificatePath "${path}" ${how} certificate ${other.certificateId} ("${other.certificatePath}"); each certificate needs a folder of its own`, 'certificatePath');
-    }
+    if (!how) continue;
+    const clash = `${chosen ? 'certificatePath' : 'the default certificatePath'} "${path}" ${how} certificate ${other.certificateId} ("${other.certificatePath}")`;
+    throw conflict(`${clash}; each certificate needs a folder of its own${chosen ? '' : ': send a certificatePath'}`, 'certificatePath');
   }
+}
+
+function created({ taken, certificatePath: chosen, ...certificate }: NewCertificate): CertificateEvent {
+  const certificatePath = chosen ?? defaultCertificatePath(certificate.certificateId);
+  mustBeCertificatePath(certificatePath);
+  mustHaveOwnFolder(certificatePath, chosen !== null, taken);
+  return { type: 'CertificateCreated', data: { ...certificate, certificatePath } };
 }
 
 export const certificateAggregate: Aggregate<Certificate, CertificateCommand, CertificateEvent> = {
@@ -80,13 +109,9 @@ export const certificateAggregate: Aggregate<Certificate, CertificateCommand, Ce
   },
   decide(command, state) {
     switch (command.type) {
-      case 'CreateCertificate': {
-        const { taken, ...certificate } = command.data;
+      case 'CreateCertificate':
         mustNotExist(state, LABEL, 'certificateId');
-        mustBeCertificatePath(certificate.certificatePath);
-        mustHaveOwnFolder(certificate.certificatePath, taken);
-        return [{ type: 'CertificateCreated', data: certificate }];
-      }
+        return [created(command.data)];
       case 'RemoveCertificate':
         mustExist(state, 'certificateId', LABEL);
         return [{ type: 'CertificateRemoved', data: command.data }];

@@ -14,13 +14,33 @@ export interface CertificateFacts {
   fingerprint256: string;
 }
 
-function parseCertificate(pem: string): X509Certificate {
-  try {
-    // A chain is accepted; its first certificate is the server's own, as the proxy expects.
-    return new X509Certificate(pem);
-  } catch {
-    throw badRequest('certificateData', 'not a PEM-encoded X.509 certificate');
-  }
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]*-----END CERTIFICATE-----/g;
+const ONLY_CERTIFICATES = 'must be PEM-encoded X.509 certificates only (BEGIN CERTIFICATE blocks, nothing else: a private key goes in privateKey)';
+
+/**
+ * The certificates of a chain, the server's own first. Nothing else may be in the text: it is
+ * served as the chain file anyone may read, and kept in the log unsealed (a key there would leak).
+ */
+function parseChain(pem: string): X509Certificate[] {
+  const blocks = pem.match(PEM_BLOCK) ?? [];
+  if (blocks.length === 0 || pem.replace(PEM_BLOCK, '').trim() !== '') throw badRequest('certificateData', ONLY_CERTIFICATES);
+  return blocks.map((block, index) => {
+    try {
+      return new X509Certificate(block);
+    } catch {
+      throw badRequest('certificateData', `certificate ${index + 1} of the chain is not a parseable X.509 certificate`);
+    }
+  });
+}
+
+/** Each certificate must be issued (and signed) by the next one, as the proxy sends them to clients. */
+function mustBeInIssuingOrder(chain: readonly X509Certificate[]): void {
+  chain.slice(0, -1).forEach((certificate, index) => {
+    const issuer = chain[index + 1]!;
+    if (!certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey)) {
+      throw badRequest('certificateData', `certificate ${index + 1} of the chain was not issued by certificate ${index + 2}: give the server's certificate first, then each issuer in order`);
+    }
+  });
 }
 
 function parseKey(pem: string): KeyObject {
@@ -34,9 +54,11 @@ function parseKey(pem: string): KeyObject {
 const attribute = (distinguishedName: string, name: string): string | null =>
   distinguishedName.split('\n').find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1) ?? null;
 
-/** The facts of `certificateData`, or BAD_REQUEST naming the field that is unusable. */
+/** The facts of `certificateData`'s first certificate (the server's own), or BAD_REQUEST naming the field that is unusable. */
 export function inspectCertificate(certificateData: string, privateKey: string): CertificateFacts {
-  const certificate = parseCertificate(certificateData);
+  const chain = parseChain(certificateData);
+  mustBeInIssuingOrder(chain);
+  const certificate = chain[0]!;
   const key = parseKey(privateKey);
   if (!certificate.checkPrivateKey(key)) throw badRequest('privateKey', 'does not match the certificate');
   return {
