@@ -21,8 +21,10 @@ export function toDomainError(error: FastifyError | Error): DomainError {
   }
   const code = 'code' in error && typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
   if (code) return new DomainError(code, error.message);
+  // A 400 from Fastify is its reading of the request's body; a SyntaxError a handler throws (an
+  // answer of another service that is not JSON) is no fault of the request: it stays a 500.
   const status = 'statusCode' in error ? Number(error.statusCode) : 500;
-  if (error instanceof SyntaxError || (status === 400 && !('validation' in error))) {
+  if (status === 400 && !('validation' in error)) {
     return new DomainError('PARSE_ERROR', `The body is not valid JSON: ${error.message}`);
   }
   return new DomainError('INTERNAL_SERVER_ERROR', 'Internal server error');

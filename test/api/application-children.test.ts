@@ -98,6 +98,21 @@ describe('ports, redirects and basic-auth users of an application', () => {
     await berth.refused('security.create', { applicationId: 'nope', username: 'u', password: 'p' }, 404, 'applicationId');
   });
 
+  it('answers a taken basic-auth username naming the username only, never its application\'s id', async () => {
+    const { applicationId } = await newApplication();
+    await berth.ok('security.create', { applicationId, username: 'ann2', password: 'p1' });
+    const ben = await berth.ok('security.create', { applicationId, username: 'ben', password: 'p2' });
+    const expected = 'username "ann2" is already taken by this application';
+    for (const refusal of [
+      await berth.refused('security.create', { applicationId, username: 'ann2', password: 'p3' }, 409, 'username'),
+      await berth.refused('security.update', { securityId: ben.securityId, username: 'ann2', password: 'p4' }, 409, 'username'),
+    ]) {
+      assert.equal(refusal.message, expected);
+      assert.deepEqual(refusal.issues.map((issue: { message: string }) => issue.message), [`username: ${expected}`]);
+      assert.ok(!JSON.stringify(refusal).includes(applicationId), JSON.stringify(refusal));
+    }
+  });
+
   it('deletes an application with its ports, redirects and users, and frees its appName', async () => {
     const app = await newApplication();
     const { applicationId } = app;

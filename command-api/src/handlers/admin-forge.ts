@@ -22,13 +22,20 @@ async function withToken<T>(ctx: Context, use: (app: ForgeApp, token: string) =>
   return ask(() => use(app, token), true);
 }
 
-/** The forge's answer; its refusal as a 409 with its reason, or a 404 naming `repo` where the repository is asked for. */
+/**
+ * The forge's answer; its refusal as a 409 with its reason, or a 404 naming `repo` where the
+ * repository is asked for. A forge that failed (no answer, a 5xx, an answer its API never gives)
+ * refused nothing: an outage, as any peer Berth cannot use right now.
+ */
 async function ask<T>(call: () => Promise<T>, namesRepository = false): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     if (error.status === 404 && namesRepository) throw notFound('repo', 'Repository');
+    if (error.status !== null && error.status >= 500) {
+      throw new DomainError('UNAVAILABLE', `The forge failed: ${error.message}; try again shortly`, undefined, { 'retry-after': '1' });
+    }
     throw new DomainError('CONFLICT', `The forge refused: ${error.message}`);
   }
 }

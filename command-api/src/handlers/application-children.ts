@@ -1,6 +1,7 @@
 // What hangs off an application: published ports, redirects and basic-auth users. Each belongs
 // to one existing application, is listed in its `one`, and goes with it when it is deleted.
 import type { contract } from '@berth/shared/contract/index';
+import { DomainError, conflict } from '@berth/shared/errors';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
@@ -27,6 +28,10 @@ export async function removeSecurity(securityId: string, ctx: Context) {
 }
 /** A basic-auth username as reserved: unique within its application. */
 const usernameOf = (applicationId: string, username: string) => `${applicationId}/${username}`;
+/** A username another user of the application holds, named as the caller wrote it, without the application's id of its reservation. */
+const usernameRefused = (name: string, error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT'
+  ? conflict(`username "${name.slice(name.indexOf('/') + 1)}" is already taken by this application`, 'username')
+  : error);
 
 interface ChildKind {
   /** Key of the list in an application's answer. */
@@ -110,7 +115,7 @@ export const security: GroupHandlers<typeof contract.security> = {
     await ofApplication(input.applicationId, ctx);
     mustBeBasicAuthName(input.username);
     const securityId = ctx.newId(securityAggregate);
-    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username');
+    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username', usernameRefused);
     return change(securityAggregate, async () => ({
       type: 'CreateSecurity',
       data: {
@@ -131,7 +136,7 @@ export const security: GroupHandlers<typeof contract.security> = {
           securityId: input.securityId, username: input.username,
           password: resealed(ctx, current.password, input.password), taken: await usersOf(current.applicationId, ctx),
         },
-      } satisfies SecurityCommand))(input, ctx), 'username');
+      } satisfies SecurityCommand))(input, ctx), 'username', usernameRefused);
   },
   delete: (input, ctx) => removeSecurity(input.securityId, ctx),
 };

@@ -3,7 +3,8 @@
 import type { contract } from '@berth/shared/contract/index';
 import { DomainError, conflict, notFound } from '@berth/shared/errors';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
-import { EngineError, type ContainerStats } from '@berth/shared/ports/container-engine';
+import { NAMESPACE_LABEL } from '@berth/shared/domain/compose/stack-spec';
+import { EngineError, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
 import type { Context } from '../context.ts';
 import type { GroupHandlers } from './kit.ts';
 
@@ -19,11 +20,35 @@ export async function askEngine<T>(ask: () => Promise<T>, field: string, what: s
 }
 
 const engineOf = (ctx: Context) => ctx.infra.engine;
-/** Containers of a swarm service carry its name in this label. */
-const serviceLabel = (appName: string) => `com.docker.swarm.service.name=${appName}`;
 
-/** An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`. */
-const isContainerOf = (appName: string) => ({ name }: { name: string }) => name === appName || name.startsWith(`${appName}.`);
+// Who a container runs for, as the engine and the compose tool label it: a swarm service (an
+// application's, a database's, a stack's `<stack>_<service>`), a stack, a compose project.
+const SERVICE_LABEL = 'com.docker.swarm.service.name';
+const PROJECT_LABEL = 'com.docker.compose.project';
+/** Containers of a swarm service carry its name in this label. */
+const serviceLabel = (appName: string) => `${SERVICE_LABEL}=${appName}`;
+
+/** The stack or compose project a container belongs to, if any. */
+const projectOf = (labels: Record<string, string> | null | undefined): string | undefined =>
+  labels?.[NAMESPACE_LABEL] || labels?.[PROJECT_LABEL] || undefined;
+
+/**
+ * An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`.
+ * A compose service's are named after its services: a stack's tasks `<appName>_<service>.<slot>.<taskid>`,
+ * a compose project's `<appName>_<service>_<n>` or `<appName>-<service>-<n>`. Those are the ones the
+ * stack or project `appName` labels: `X-2-web-1` of the project `X-2` is not `X`'s.
+ */
+const isContainerOf = (appName: string) => ({ name, labels }: ContainerSummary) =>
+  name === appName || name.startsWith(`${appName}.`)
+  || (projectOf(labels) === appName && (name.startsWith(`${appName}_`) || name.startsWith(`${appName}-`)));
+
+/** The containers of the swarm service, the stack or the compose project `appName`, each once. */
+async function labelledFor(ctx: Context, appName: string): Promise<ContainerSummary[]> {
+  // The engine ANDs the labels of one filter: one list for each label.
+  const lists = await Promise.all([SERVICE_LABEL, NAMESPACE_LABEL, PROJECT_LABEL].map((label) =>
+    askEngine(() => engineOf(ctx).listContainers({ label: `${label}=${appName}` }), 'appName', 'Container')));
+  return [...new Map(lists.flat().map((found) => [found.containerId, found])).values()];
+}
 
 /** The join command a node runs to enter this swarm. */
 async function joinCommand(ctx: Context, role: 'worker' | 'manager') {
@@ -54,7 +79,7 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
  * swarm service's name (`<stack>_<service>`), which says nothing of who owns it.
  */
 const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined =>
-  [labels?.['com.docker.stack.namespace'], labels?.['com.docker.compose.project'], labels?.['com.docker.swarm.service.name']]
+  [labels?.[NAMESPACE_LABEL], labels?.[PROJECT_LABEL], labels?.[SERVICE_LABEL]]
     .find((name): name is string => typeof name === 'string' && name.length > 0);
 
 /** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
@@ -98,8 +123,7 @@ export const container: GroupHandlers<typeof contract.container> = {
   },
   getContainersByAppNameMatch: async (input, ctx) =>
     (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName)),
-  getContainersByAppLabel: async (input, ctx) =>
-    askEngine(() => engineOf(ctx).listContainers({ label: serviceLabel(input.appName) }), 'appName', 'Container'),
+  getContainersByAppLabel: async (input, ctx) => labelledFor(ctx, input.appName),
 };
 
 const total = (samples: readonly ContainerStats[], key: keyof ContainerStats) =>

@@ -10,13 +10,15 @@ import type { Context } from '../context.ts';
 
 type Scope = ReservationScope;
 type Kind = Parameters<typeof usageKey>[0];
+/** What a refused claim of `name` answers (the refusal itself by default). */
+type Refused = (name: string, error: unknown) => unknown;
 
 /** A request's reservation commands, run in its context. */
 const inContext = (ctx: Context): RunReservation => (aggregate, key, command) => ctx.execute(aggregate, key, command);
 
 /** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
-export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope): Promise<void> =>
-  claimEach(inContext(ctx), scope, [name], owner, field);
+export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> =>
+  claimEach(inContext(ctx), scope, [name], owner, field, refused);
 
 export const release = (ctx: Context, scope: Scope, name: string, owner: string): Promise<void> =>
   releaseEach(inContext(ctx), scope, [name], owner);
@@ -40,8 +42,8 @@ async function moving<T>(
 /** Applies a change that may move a record to another unique name (or to none). */
 export const moveName = <T>(
   ctx: Context, scope: Scope, current: string | null, next: string | null | undefined, owner: string,
-  apply: () => Promise<T>, field: string = scope,
-): Promise<T> => moving(current, next, (name) => claim(ctx, scope, name, owner, field), (name) => release(ctx, scope, name, owner), apply);
+  apply: () => Promise<T>, field: string = scope, refused?: Refused,
+): Promise<T> => moving(current, next, (name) => claim(ctx, scope, name, owner, field, refused), (name) => release(ctx, scope, name, owner), apply);
 
 /**
  * Applies a change that moves a record from one set of unique names to another: the names it

@@ -1,7 +1,7 @@
 // The swarm's nodes and how another node joins it.
 import type Docker from 'dockerode';
 import type { JoinInfo, NodeInfo } from '../../ports/container-engine.ts';
-import { engineError } from './progress.ts';
+import { answered, engineError } from './progress.ts';
 import { pathName } from './names.ts';
 
 type RawNode = {
@@ -14,7 +14,7 @@ type RawNode = {
 
 export async function listNodes(docker: Docker): Promise<NodeInfo[]> {
   try {
-    const nodes = await docker.listNodes() as RawNode[];
+    const nodes = await answered((abortSignal) => docker.listNodes({ abortSignal })) as RawNode[];
     return nodes.map((node) => ({
       id: node.ID,
       hostname: node.Description?.Hostname ?? '',
@@ -32,8 +32,9 @@ export async function listNodes(docker: Docker): Promise<NodeInfo[]> {
 
 export async function joinInfo(docker: Docker): Promise<JoinInfo> {
   try {
-    const swarm = await docker.swarmInspect() as { JoinTokens: { Worker: string; Manager: string } };
-    const info = await docker.info() as { Swarm?: { RemoteManagers?: Array<{ Addr: string }> | null } };
+    // The typings of these two take no options (so no abort signal): bounded all the same.
+    const swarm = await answered(() => docker.swarmInspect()) as { JoinTokens: { Worker: string; Manager: string } };
+    const info = await answered(() => docker.info()) as { Swarm?: { RemoteManagers?: Array<{ Addr: string }> | null } };
     const manager = info.Swarm?.RemoteManagers?.[0]?.Addr;
     if (!manager) throw engineError({ message: 'this engine knows no swarm manager' });
     return { workerToken: swarm.JoinTokens.Worker, managerToken: swarm.JoinTokens.Manager, managerAddress: manager };
@@ -45,8 +46,8 @@ export async function joinInfo(docker: Docker): Promise<JoinInfo> {
 export async function drainNode(docker: Docker, nodeId: string): Promise<void> {
   try {
     const node = docker.getNode(pathName('node', nodeId));
-    const current = await node.inspect() as RawNode;
-    await node.update({ version: current.Version.Index, ...current.Spec, Availability: 'drain' });
+    const current = await answered((abortSignal) => node.inspect({ abortSignal })) as RawNode;
+    await answered((abortSignal) => node.update({ version: current.Version.Index, ...current.Spec, Availability: 'drain', abortSignal }));
   } catch (error) {
     throw engineError(error);
   }
@@ -55,7 +56,7 @@ export async function drainNode(docker: Docker, nodeId: string): Promise<void> {
 export async function removeNode(docker: Docker, nodeId: string): Promise<void> {
   try {
     // A drained node that is still up can only leave by force; its tasks already moved away.
-    await docker.getNode(pathName('node', nodeId)).remove({ force: true });
+    await answered((abortSignal) => docker.getNode(pathName('node', nodeId)).remove({ force: true, abortSignal }));
   } catch (error) {
     throw engineError(error);
   }

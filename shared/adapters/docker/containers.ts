@@ -1,7 +1,7 @@
 // Containers of the local engine: their configuration, their resource use, stopping and removing them.
 import type Docker from 'dockerode';
 import type { ContainerStats, ContainerSummary } from '../../ports/container-engine.ts';
-import { engineError, foundBy, isNotFound } from './progress.ts';
+import { answered, engineError, foundBy, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 // The engine reads its `name` filter as an unanchored regular expression: escaped, it finds the
@@ -14,7 +14,7 @@ export async function listContainers(docker: Docker, filter: { label?: string; n
   if (filter.label) filters.label = [filter.label];
   if (filter.name) filters.name = [literally(filter.name)];
   try {
-    const containers = await docker.listContainers({ all: true, filters });
+    const containers = await answered((abortSignal) => docker.listContainers({ all: true, filters, abortSignal }));
     return containers.map((container) => ({
       containerId: container.Id,
       name: (container.Names[0] ?? '').replace(/^\//, ''),
@@ -32,7 +32,7 @@ export async function listContainers(docker: Docker, filter: { label?: string; n
 
 export async function inspectContainer(docker: Docker, containerId: string): Promise<object | null> {
   try {
-    return await docker.getContainer(pathName('container', containerId)).inspect();
+    return await answered((abortSignal) => docker.getContainer(pathName('container', containerId)).inspect({ abortSignal }));
   } catch (error) {
     if (isNotFound(error)) return null;
     throw engineError(error);
@@ -53,7 +53,8 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 export async function containerStats(docker: Docker, containerId: string): Promise<ContainerStats> {
   let raw: RawStats;
   try {
-    raw = await docker.getContainer(pathName('container', containerId)).stats({ stream: false }) as unknown as RawStats;
+    // dockerode honours abortSignal here; its typings do not list it.
+    raw = await answered((abortSignal) => docker.getContainer(pathName('container', containerId)).stats({ stream: false, abortSignal } as { stream: false })) as unknown as RawStats;
   } catch (error) {
     throw engineError(error);
   }

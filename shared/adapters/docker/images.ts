@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
-import { engineError, followProgress, foundBy, fromEngine, isNotFound } from './progress.ts';
+import { answered, engineError, followProgress, foundBy, fromEngine, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
@@ -59,10 +59,10 @@ export async function tagImage(docker: Docker, source: string, target: string): 
 }
 
 export const imageExists = (docker: Docker, reference: string): Promise<boolean> =>
-  foundBy(() => docker.getImage(pathName('image', reference)).inspect());
+  foundBy(() => answered(() => docker.getImage(pathName('image', reference)).inspect()));
 
 export async function imageTags(docker: Docker, name: string): Promise<string[]> {
-  const images = await fromEngine(() => docker.listImages({ filters: { reference: [name] } }));
+  const images = await fromEngine((abortSignal) => docker.listImages({ filters: { reference: [name] }, abortSignal }));
   return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
 }
 

@@ -60,10 +60,35 @@ export function engineError(error: unknown): EngineError | UnavailableError {
 
 export const isNotFound = (error: unknown) => (error as { statusCode?: number }).statusCode === 404;
 
-/** `call`'s answer, or its failure as the engine's reason (or an outage). */
-export async function fromEngine<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * Bound on a call the engine answers at once (an inspect, a list, info, a node or swarm call, one
+ * stats sample): an engine that takes the connection and never answers would hold the caller, an
+ * API request too, forever. Builds, pulls, pushes, exec streams, stops and the service writes take
+ * as long as they need and are never bounded (so the client itself has no timeout).
+ */
+export const ANSWER_TIMEOUT_MS = 10_000;
+
+/** `call`'s answer; past ANSWER_TIMEOUT_MS its request is aborted and the silence is an outage. */
+export async function answered<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const silence = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new UnavailableError('The container engine', new Error(`no answer within ${ANSWER_TIMEOUT_MS / 1000} s`)));
+    }, ANSWER_TIMEOUT_MS);
+  });
   try {
-    return await call();
+    return await Promise.race([call(controller.signal), silence]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `call`'s answer, bounded as a short call, or its failure as the engine's reason (or an outage). */
+export async function fromEngine<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await answered(call);
   } catch (error) {
     throw engineError(error);
   }

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type {
   RegistryAuth, ServiceInfo, ServiceSpec, TaskInfo, TaskState,
 } from '../../ports/container-engine.ts';
-import { engineError, foundBy, isNotFound } from './progress.ts';
+import { answered, engineError, foundBy, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 // dockerode sends X-Registry-Auth for any auth object it is given, `{}` too (as `e30=`), and the
@@ -21,7 +21,7 @@ const infoOf = (raw: Inspected): ServiceInfo => ({
 /** The service the engine finds for `nameOrId`: by its id, its name, or a prefix of its id. */
 async function found(docker: Docker, nameOrId: string): Promise<ServiceInfo | null> {
   try {
-    return infoOf(await docker.getService(pathName('service', nameOrId)).inspect() as Inspected);
+    return infoOf(await answered((abortSignal) => docker.getService(pathName('service', nameOrId)).inspect({ abortSignal })) as Inspected);
   } catch (error) {
     if (isNotFound(error)) return null;
     throw engineError(error);
@@ -99,7 +99,7 @@ export async function listTasks(docker: Docker, serviceName: string): Promise<Ta
   const service = await inspectService(docker, serviceName);
   if (!service) return [];
   try {
-    const tasks = await docker.listTasks({ filters: { service: [service.id] } }) as RawTask[];
+    const tasks = await answered((abortSignal) => docker.listTasks({ filters: { service: [service.id] }, abortSignal })) as RawTask[];
     return tasks.map((task) => ({
       id: task.ID,
       state: task.Status.State,
