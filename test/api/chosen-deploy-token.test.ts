@@ -42,5 +42,19 @@ describe('a deploy token chosen on update', () => {
       await berth.ok(kind.update, { [kind.id]: id, refreshToken: chosen });
       assert.equal(await berth.head(), head);
     });
+
+    it(`refuses a chosen ${kind.what} token that is short, has other characters, or is another ${kind.what}'s, naming refreshToken`, async () => {
+      const ids = [];
+      for (const name of ['first', 'second']) ids.push((await berth.ok(kind.create, { name, projectId }))[kind.id] as string);
+      for (const weak of ['x', 'a'.repeat(23), `${'a'.repeat(24)} b`, `${'a'.repeat(24)}/`]) {
+        await berth.refused(kind.update, { [kind.id]: ids[0], refreshToken: weak }, 400, 'refreshToken');
+      }
+      const shared = `one-token-for-one-${kind.what.replace(' ', '-')}-only`;
+      await berth.ok(kind.update, { [kind.id]: ids[0], refreshToken: shared });
+      await berth.refused(kind.update, { [kind.id]: ids[1], refreshToken: shared }, 409, 'refreshToken');
+      // The generated token sent back as answered is kept, though shorter than a chosen one must be.
+      const generated = (await berth.ok(kind.one, { [kind.id]: ids[1] })).refreshToken;
+      await berth.ok(kind.update, { [kind.id]: ids[1], refreshToken: generated });
+    });
   }
 });

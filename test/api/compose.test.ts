@@ -145,6 +145,15 @@ describe('compose operations', () => {
     await berth.refused('compose.randomizeCompose', { composeId, prefix: 'a b' }, 400, 'prefix');
   });
 
+  it('refuses, naming the field, names that would validate but cannot deploy: a prefix ending in ".", a service named "", a composePath that is a folder', async () => {
+    const { composeId } = await create();
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+    await berth.refused('compose.randomizeCompose', { composeId, prefix: 'a_b.' }, 400, 'prefix');
+    await berth.refused('compose.update', { composeId, composeFile: 'services:\n  "":\n    image: nginx\n' }, 400, 'composeFile');
+    for (const composePath of ['.', '..', 'deploy/', 'deploy/.']) await berth.refused('compose.update', { composeId, composePath }, 400, 'composePath');
+    assert.equal((await berth.ok('compose.update', { composeId, composePath: 'deploy/compose.yml' })).composePath, 'deploy/compose.yml');
+  });
+
   it('deletes a service, answers it as it was, then answers NOT_FOUND; its appName is free again', async () => {
     const doomed = await create();
     const removed = await berth.ok('compose.delete', { composeId: doomed.composeId });

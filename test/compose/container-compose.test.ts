@@ -190,6 +190,23 @@ describe('container-compose on the real engine', () => {
     assert.deepEqual(containers(appName, true), []);
   });
 
+  it('stops and deletes a project whose appName holds a "." (the compose tool drops it from the project name)', async () => {
+    const port = await freePort();
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'site v1.2', projectId, composeType: 'container-compose' });
+    assert.match(appName, /\./);
+    const project = appName.replaceAll('.', '');
+    projects.push(project);
+    await berth.ok('compose.update', { composeId, composeFile: WEB_ONLY.replace('    networks: [back]', `    networks: [back]\n    ports: ["${port}:8080"]`) });
+    await deployed(composeId);
+    assert.equal(containers(project).length, 1);
+
+    assert.equal((await berth.ok('compose.stop', { composeId })).composeStatus, 'idle');
+    assert.deepEqual(containers(project), [], 'stop stops the container');
+    await berth.ok('compose.delete', { composeId });
+    await eventually('the project and its network to be removed', async () => containers(project, true).length === 0
+      && labelled('network', project).length === 0, 60_000);
+  });
+
   it('fails a deployment naming the compose tool when it is not installed', async () => {
     await assert.rejects(composeTool(async () => false), /compose tool \(docker compose or docker-compose\).*not installed/);
   });

@@ -62,3 +62,14 @@ export function ruleOf(operation: Operation): Rule {
 
 /** The input fields that name a service by its own id. */
 export const SERVICE_ID_FIELDS: readonly string[] = Object.values(SERVICE_GROUPS);
+
+/**
+ * The fields of a compose service that say what it runs on the host (its file, the tool's command,
+ * where the file comes from, and whether the tool runs it as a compose project): changing one is
+ * for accounts with `canCreateServices`, as writing a new compose service is; the check needs the
+ * record as it was (a field sent back unchanged changes nothing), so handlers/compose.ts makes it.
+ */
+export const COMPOSE_RUN_RULE = {
+  flag: 'canCreateServices',
+  fields: ['composeFile', 'command', 'composePath', 'composeType', 'sourceType', 'customGitUrl', 'customGitBranch', 'repository', 'owner', 'branch'],
+} as const satisfies { flag: PermissionFlag; fields: readonly string[] };

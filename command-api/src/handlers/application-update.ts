@@ -11,7 +11,7 @@ import type { Context } from '../context.ts';
 import { withAppName } from './app-name.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse } from './reservations.ts';
-import { sealedOrNull } from './secret-update.ts';
+import { chosenToken, sealedOrNull } from './secret-update.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
@@ -55,7 +55,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
       ...fields,
       password: sealedOrNull(ctx, password, current.password),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
-      refreshToken: sealedOrNull(ctx, refreshToken, current.refreshToken),
+      refreshToken: await chosenToken(ctx, { collection: 'application', idField: 'applicationId', id: applicationId }, refreshToken, current.refreshToken),
       ...sshKeyChange(ctx, customGitSSHKey, current),
       applicationId,
     },

@@ -7,15 +7,16 @@ import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
-import { notFound } from '@berth/shared/errors';
+import { forbidden, notFound } from '@berth/shared/errors';
 import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/templates/catalogue';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
+import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
 import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
 import { release } from './reservations.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { sealedOrNull } from './secret-update.ts';
+import { chosenToken } from './secret-update.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -78,8 +79,18 @@ const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, 
   });
 };
 
+/** FORBIDDEN when a user without the rule's flag changes what the service runs (rules.ts); nothing is appended. */
+function mayChangeWhatItRuns(ctx: Context, input: Partial<Record<string, unknown>>, current: Compose): void {
+  if (ctx.seesAll || ctx.actor!.permissions[COMPOSE_RUN_RULE.flag] === true) return;
+  const changed = COMPOSE_RUN_RULE.fields.filter((field) => input[field] !== undefined && input[field] !== current[field]);
+  if (changed.length > 0) {
+    throw forbidden(`Changing what a compose service runs (${changed.join(', ')}) needs the permission ${COMPOSE_RUN_RULE.flag}`);
+  }
+}
+
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   const current = await load(ctx, input.composeId);
+  mayChangeWhatItRuns(ctx, input, current);
   // References are checked when they change: a record sent back as it was is not refused.
   if (input.projectId !== undefined && input.projectId !== current.projectId) {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
@@ -96,7 +107,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
-      refreshToken: sealedOrNull(ctx, refreshToken, current.refreshToken),
+      refreshToken: await chosenToken(ctx, { collection: 'compose', idField: ID, id: composeId }, refreshToken, current.refreshToken),
       composeId,
     },
   };

@@ -1,6 +1,7 @@
 // A secret given again on update: sealing it afresh would give a new ciphertext every time (a
 // random nonce), so an update repeating the same secret would look like a change and append an event.
 import { isSealed, type Sealed } from '@berth/shared/crypto/secrets';
+import { badRequest, conflict } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 
 /** The sealed value to record for `plain`: the current one when it already holds that secret. */
@@ -11,3 +12,27 @@ export function resealed(ctx: Context, current: unknown, plain: string): Sealed 
 /** A nullable secret as given: left out stays, null or empty clears, a value is stored sealed. */
 export const sealedOrNull = (ctx: Context, given: string | null | undefined, stored: unknown) =>
   given === undefined ? undefined : given ? resealed(ctx, stored, given) : null;
+
+/** A deploy token is the push's only credential: a chosen one must be as hard to guess as a generated one. */
+const CHOSEN_TOKEN = /^[A-Za-z0-9_-]{24,}$/;
+
+/** The service of the kind (application, compose) whose deploy token is `token`, found as a push finds it (webhook.ts). */
+async function holderOf(ctx: Context, collection: string, token: string) {
+  const docs = await ctx.infra.readStore.all(collection);
+  return docs.find((doc) => isSealed(doc.refreshToken) && ctx.secrets.open(doc.refreshToken) === token);
+}
+
+/**
+ * A deploy token chosen on update, sealed as `sealedOrNull` seals it, once checked: 24 or more of
+ * [A-Za-z0-9_-], and no other service of the kind holds it (a push deploys the one it finds). A token
+ * sent back as the service holds it is not checked again.
+ */
+export async function chosenToken(
+  ctx: Context, service: { collection: string; idField: string; id: string }, given: string | null | undefined, stored: unknown,
+): Promise<Sealed | null | undefined> {
+  if (!given || (isSealed(stored) && ctx.secrets.open(stored) === given)) return sealedOrNull(ctx, given, stored);
+  if (!CHOSEN_TOKEN.test(given)) throw badRequest('refreshToken', 'must be 24 or more letters, digits, "_" or "-"');
+  const holder = await holderOf(ctx, service.collection, given);
+  if (holder && holder[service.idField] !== service.id) throw conflict('Another service has this deploy token: choose another', 'refreshToken');
+  return sealedOrNull(ctx, given, stored);
+}

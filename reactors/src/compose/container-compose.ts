@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
+import { composeProjectName } from '@berth/shared/domain/compose/project-name';
 import { envMap, words } from '@berth/shared/domain/compose/values';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
@@ -33,7 +34,8 @@ async function compose(deps: ComposeDeps, record: Compose, file: string, args: s
   // The service's env is what the file's ${VARIABLES} are interpolated from, as a shell's would be.
   const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost, ...(logins && { DOCKER_CONFIG: logins.dir }) };
   try {
-    return await runTool(command!, [...prefix, '-p', record.appName, '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
+    // The name as the tool would normalise it: what its labels say, and what stop and delete look for.
+    return await runTool(command!, [...prefix, '-p', composeProjectName(record.appName), '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
   } finally {
     await logins?.remove();
   }

@@ -14,6 +14,9 @@ export const deref = (document: Document, node: unknown): unknown =>
 /** A mapping key as text (keys of a parsed file are scalar nodes). */
 export const keyOf = (pair: Pair): string => String(isScalar(pair.key) ? pair.key.value : pair.key);
 
+/** A service's name as the compose tools take it (their schema's pattern). */
+const SERVICE_NAME = /^[a-zA-Z0-9._-]+$/;
+
 /** Why `text` cannot be saved as a compose file, or `null` when it can (the empty text can). */
 export function composeFileProblem(text: string): string | null {
   const document = parseComposeFile(text);
@@ -24,6 +27,8 @@ export function composeFileProblem(text: string): string | null {
   const services = deref(document, document.contents.get('services', true));
   if (!isMap(services)) return 'must have a "services" mapping';
   if (services.items.length === 0) return 'has no services';
+  const misnamed = services.items.map(keyOf).find((name) => !SERVICE_NAME.test(name));
+  if (misnamed !== undefined) return `names a service ${JSON.stringify(misnamed)}: a service's name is letters, digits, ".", "_" or "-", at least one`;
   return null;
 }
 

@@ -87,16 +87,22 @@ export type ComposeEvent =
 const LABEL = 'Compose service';
 const ID = 'composeId';
 
+/** A path whose last part is no file's name (`.`, `..`, `dir/`): the tool would be asked to read a folder. */
+const FOLDER_PATH = /(^|\/)(\.{0,2})$/;
+
 function update(compose: Compose, patch: ComposePatch): ComposeEvent[] {
   if (patch.composeFile !== undefined) {
     const problem = composeFileProblem(patch.composeFile);
     if (problem) throw badRequest('composeFile', problem);
   }
+  if (patch.composePath !== undefined && FOLDER_PATH.test(patch.composePath)) {
+    throw badRequest('composePath', 'must name the compose file (for example docker-compose.yml or deploy/compose.yml), not a folder');
+  }
   return updated('ComposeUpdated', ID, compose.composeId, compose, patch);
 }
 
 function randomize(compose: Compose, suffix: string): ComposeEvent[] {
-  if (!SUFFIX.test(suffix)) throw badRequest('prefix', 'must be 1 to 63 letters, digits, "_", "." or "-"');
+  if (!SUFFIX.test(suffix)) throw badRequest('prefix', 'must be 1 to 63 letters, digits, "_", "." or "-", ending with a letter or digit');
   const composeFile = randomizeComposeFile(compose.composeFile, suffix);
   return composeFile === compose.composeFile ? [] : [{ type: 'ComposeRandomized', data: { composeId: compose.composeId, suffix, composeFile } }];
 }

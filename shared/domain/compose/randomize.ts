@@ -4,8 +4,11 @@
 import { isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
 import { deref, keyOf, parseComposeFile } from './compose-file.ts';
 
-/** A suffix must keep every name it is added to a valid compose name. */
-export const SUFFIX = /^[a-zA-Z0-9_.-]{1,63}$/;
+/**
+ * A suffix must keep every name it is added to a valid compose name, which the engine takes: it
+ * ends with a letter or digit (a name ending in "." or "-" is refused by the engine).
+ */
+export const SUFFIX = /^[a-zA-Z0-9_.-]{0,62}[a-zA-Z0-9]$/;
 
 interface Names {
   readonly services: ReadonlySet<string>;

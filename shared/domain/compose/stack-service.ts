@@ -101,11 +101,49 @@ const ports = (entry: unknown, context: ServiceContext, where: string): StackPor
     PublishMode: port.mode ?? context.publishMode,
   }));
 
+/** A whole number ≥ 0, as written or as interpolation left it (`${NREP}` unset is "", not 0). */
+function replicas(value: unknown, where: string): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\d+$/.test(text)) throw badRequest('composeFile', `${where}.deploy.replicas must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
+  return Number(text);
+}
+
+/**
+ * `deploy.mode` and `replicas` as the engine's service mode. A job (`replicated-job`,
+ * `global-job`) is refused: Berth's stack deploy waits for running tasks and stop scales to 0,
+ * neither of which a job has; an unknown mode is refused rather than run as `replicated`.
+ */
+function serviceMode(deploy: Map, where: string): StackServiceSpec['Mode'] {
+  const mode = deploy.mode ?? 'replicated';
+  if (mode === 'replicated') return { Replicated: { Replicas: deploy.replicas === undefined ? 1 : replicas(deploy.replicas, where) } };
+  if (mode === 'global') {
+    if (deploy.replicas !== undefined) throw badRequest('composeFile', `${where}.deploy.replicas cannot be used with deploy.mode global`);
+    return { Global: {} };
+  }
+  if (mode === 'replicated-job' || mode === 'global-job') {
+    throw badRequest('composeFile', `${where}.deploy.mode ${mode} is not supported in a stack: a job's tasks end, which a stack deploy counts as failed; run it as a container-compose service, or as replicated/global`);
+  }
+  throw badRequest('composeFile', `${where}.deploy.mode must be replicated or global, not ${JSON.stringify(mode)}`);
+}
+
 const CONDITIONS = { none: 'none', 'on-failure': 'on-failure', any: 'any' } as const;
+
+/** The engine's longest service name. */
+const SERVICE_NAME_MAX = 63;
+
+/** `<appName>_<service>`, refused before anything reaches the engine when it is longer than the engine takes. */
+function stackServiceName(namespace: string, name: string, where: string): string {
+  const full = `${namespace}_${name}`;
+  if (full.length > SERVICE_NAME_MAX) {
+    throw badRequest('composeFile', `${where}: the stack service's name ${full} is ${full.length} characters, more than the engine's ${SERVICE_NAME_MAX}: shorten the appName or the service's name`);
+  }
+  return full;
+}
 
 export function serviceSpec(name: string, raw: unknown, context: ServiceContext): StackServiceSpec {
   const body = asMap(raw);
   const where = `services.${name}`;
+  const fullName = stackServiceName(context.namespace, name, where);
   if (typeof body.image !== 'string' || body.image === '') throw badRequest('composeFile', `${where}: needs an image (a stack does not build)`);
   const deploy = asMap(body.deploy);
   const limits = asMap(asMap(deploy.resources).limits);
@@ -120,7 +158,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
   const labels = { ...labelMap(deploy.labels), ...context.labels };
   const published = list(body.ports).flatMap((entry) => ports(entry, context, where));
   return {
-    Name: `${context.namespace}_${name}`,
+    Name: fullName,
     Labels: labels,
     TaskTemplate: {
       ContainerSpec: {
@@ -164,7 +202,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
         return { Target: target, Aliases: [name] };
       }),
     },
-    Mode: deploy.mode === 'global' ? { Global: {} } : { Replicated: { Replicas: deploy.replicas === undefined ? 1 : Number(deploy.replicas) } },
+    Mode: serviceMode(deploy, where),
     ...(deploy.update_config !== undefined && { UpdateConfig: rollout(deploy.update_config, `${where}.deploy.update_config`) }),
     ...(deploy.rollback_config !== undefined && { RollbackConfig: rollout(deploy.rollback_config, `${where}.deploy.rollback_config`) }),
     // `dnsrr`: the service's name resolves to its tasks' addresses, with no virtual IP in front.

@@ -91,6 +91,27 @@ describe('stack specs from a compose file', () => {
     }
   });
 
+  it('refuses, naming the key, a deploy.mode it does not run as written and replicas that are not a whole number of 0 or more', () => {
+    const file = (deploy: string) => `services:\n  web:\n    image: x\n    deploy: ${deploy}\n`;
+    for (const [deploy, reason] of [
+      ['{ mode: replicated-job }', /services\.web\.deploy\.mode replicated-job is not supported/],
+      ['{ mode: global-job }', /services\.web\.deploy\.mode global-job is not supported/],
+      ['{ mode: globl }', /services\.web\.deploy\.mode must be replicated or global, not "globl"/],
+      ['{ replicas: "${NREP}" }', /services\.web\.deploy\.replicas must be a whole number of 0 or more, not ""/],
+      ['{ replicas: abc }', /services\.web\.deploy\.replicas must be/],
+      ['{ replicas: -1 }', /services\.web\.deploy\.replicas must be/],
+      ['{ replicas: 1.5 }', /services\.web\.deploy\.replicas must be/],
+      ['{ mode: global, replicas: 2 }', /services\.web\.deploy\.replicas cannot be used with deploy\.mode global/],
+    ] as const) {
+      assert.throws(() => stackSpec(file(deploy), { appName: 'p' }), (error: unknown) =>
+        error instanceof DomainError && error.issues[0]?.path === 'composeFile' && reason.test(error.message), deploy);
+    }
+    const mode = (deploy: string, env?: string) => stackSpec(file(deploy), { appName: 'p', env }).services[0]!.Mode;
+    assert.deepEqual(mode('{ replicas: "${NREP}" }', 'NREP=0'), { Replicated: { Replicas: 0 } });
+    assert.deepEqual(mode('{ replicas: 2 }'), { Replicated: { Replicas: 2 } });
+    assert.deepEqual(mode('{ mode: global }'), { Global: {} });
+  });
+
   it('makes a named volume with the driver, driver options and labels the file declares, in either mount syntax', () => {
     const spec = stackSpec(`services:
   db:

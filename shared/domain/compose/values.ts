@@ -14,16 +14,30 @@ export const pairs = (value: unknown): string[] => (Array.isArray(value)
 export const labelMap = (value: unknown): Record<string, string> =>
   Object.fromEntries(pairs(value).map((line) => [line.split('=')[0]!, line.slice(line.indexOf('=') + 1)]));
 
-/** `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `$NAME`, and `$$` for a literal `$`. */
-const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+/**
+ * `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `${NAME:?message}`, `${NAME?message}`, `$NAME`,
+ * and `$$` for a literal `$`. Any other `${` (unterminated, or not a name) is caught by the last
+ * group, to be refused as the compose tools refuse it rather than passed on as written.
+ */
+const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*)|(\{))/g;
+
+/** `${NAME:?message}` (unset or empty) and `${NAME?message}` (unset) fail with the message, as docker does. */
+function required(name: string, value: string | undefined, op: string, message: string): string {
+  if (value === undefined || (op === ':?' && value === '')) {
+    throw badRequest('composeFile', `required variable ${name} is missing a value${message ? `: ${message}` : ''}`);
+  }
+  return value;
+}
 
 export function interpolate(text: string, env: Readonly<Record<string, string>>): string {
-  return text.replace(VARIABLE, (whole, braced?: string, op?: string, fallback?: string, bare?: string) => {
+  return text.replace(VARIABLE, (whole, braced?: string, op?: string, operand?: string, bare?: string, broken?: string) => {
     if (whole === '$$') return '$';
+    if (broken !== undefined) throw badRequest('composeFile', `invalid interpolation format in "${text}": a "\${" that is not closed or does not name a variable (write "$$" for a literal "$")`);
     const name = (braced ?? bare)!;
     const value = env[name];
-    if (op === ':-') return value ? value : fallback ?? '';
-    if (op === '-') return value ?? fallback ?? '';
+    if (op === ':-') return value ? value : operand ?? '';
+    if (op === '-') return value ?? operand ?? '';
+    if (op === ':?' || op === '?') return required(name, value, op, operand ?? '');
     return value ?? '';
   });
 }
@@ -36,14 +50,20 @@ export function interpolateAll(value: unknown, env: Readonly<Record<string, stri
   return value;
 }
 
-/** An env text (`NAME=value` a line, `#` comments) as a map. */
+/** A value with the quotes of an env file taken off: `"q v"` or `'q v'` as `q v`. */
+const unquoted = (value: string): string => (/^(["']).*\1$/s.test(value) && value.length >= 2 ? value.slice(1, -1) : value);
+
+/**
+ * An env text (`NAME=value` a line, `#` comments) as a map, read as docker reads an env file: a
+ * leading `export ` is dropped, and a value in matching quotes loses them.
+ */
 export function envMap(text: string | null | undefined): Record<string, string> {
   const map: Record<string, string> = {};
   for (const line of (text ?? '').split('\n')) {
-    const trimmed = line.trim();
+    const trimmed = line.trim().replace(/^export\s+/, '');
     const equals = trimmed.indexOf('=');
     if (trimmed === '' || trimmed.startsWith('#') || equals < 1) continue;
-    map[trimmed.slice(0, equals).trim()] = trimmed.slice(equals + 1);
+    map[trimmed.slice(0, equals).trim()] = unquoted(trimmed.slice(equals + 1).trim());
   }
   return map;
 }

@@ -1,0 +1,72 @@
+// A compose service whose first deploy failed leaves nothing on the engine (the network and the
+// created container of its project are removed), so its appName may still change; a stack whose
+// `<appName>_<service>` is longer than the engine takes fails before anything reaches it.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
+import { TEST_IMAGE } from '../support/engine.ts';
+import { freePort } from '../support/http.ts';
+import { ended } from '../support/deployments.ts';
+import { stacks } from '../support/stacks.ts';
+
+const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+const labelled = (kind: 'container' | 'network', project: string) =>
+  docker(kind, 'ls', '-q', ...(kind === 'container' ? ['-a'] : []), '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
+
+describe('a failed first deploy of a compose service', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  let holder: Server;
+  const projects: string[] = [];
+  before(async () => {
+    berth = await startBerthWithReactors({ config: { actionWaitMs: 60_000, taskStartTimeoutMs: 30_000 } });
+    ({ projectId } = await berth.ok('project.create', { name: 'failed first' }));
+    holder = createServer();
+  });
+  after(async () => {
+    try {
+      for (const project of projects) {
+        const left = labelled('container', project);
+        if (left.length > 0) docker('rm', '-f', ...left);
+        docker('network', 'prune', '-f', '--filter', `label=com.docker.compose.project=${project}`);
+      }
+      holder.close();
+    } finally {
+      await berth.stop();
+    }
+  });
+
+  it('removes what the failed deploy created, and lets its appName change', async () => {
+    // A host port another program holds: the project's network and container are created, the start fails.
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '0.0.0.0', resolve));
+    const { composeId, appName } = await berth.ok('compose.create', { name: 'first', projectId, composeType: 'container-compose' });
+    projects.push(appName);
+    await berth.ok('compose.update', {
+      composeId, composeFile: `services:\n  web:\n    image: ${TEST_IMAGE}\n    ports: ["${port}:8080"]\n    networks: [back]\nnetworks:\n  back: {}\n`,
+    });
+    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployment.status, 'error');
+    assert.deepEqual(labelled('container', appName), [], 'the created container is removed');
+    assert.deepEqual(labelled('network', appName), [], 'the network is removed');
+
+    const renamed = `${appName}-renamed`;
+    projects.push(renamed);
+    assert.equal((await berth.ok('compose.update', { composeId, appName: renamed })).appName, renamed);
+    await berth.ok('compose.delete', { composeId });
+  });
+
+  it("fails a stack whose <appName>_<service> is longer than 63 characters, naming it, before the engine sees it", async () => {
+    const appName = `long-${'x'.repeat(58)}`;
+    const { composeId } = await berth.ok('compose.create', { name: 'long', projectId, composeType: 'stack', appName: 'long' });
+    await berth.ok('compose.update', { composeId, appName, composeFile: `services:\n  web:\n    image: ${TEST_IMAGE}\n` });
+    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal(deployment.status, 'error');
+    assert.match(deployment.reason, new RegExp(`${appName}_web is 67 characters.*shorten the appName`));
+    assert.deepEqual(await stacks.services(appName), []);
+    assert.deepEqual(await stacks.networks(appName), []);
+    await berth.ok('compose.delete', { composeId });
+  });
+});
