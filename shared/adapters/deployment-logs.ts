@@ -11,6 +11,8 @@ const SHORTEST_SECRET = 4;
 
 export interface LogWriter {
   line(text: string): void;
+  /** `text` with the deployment's secrets masked, as its lines are: for what is said of it elsewhere (its failure's reason). */
+  mask(text: string): string;
 }
 
 export class DeploymentLogs {
@@ -27,10 +29,11 @@ export class DeploymentLogs {
       .filter((secret) => secret.length >= SHORTEST_SECRET)
       .sort((a, b) => b.length - a.length);
     const file = this.path(deploymentId);
+    const mask = (text: string) => masked.reduce((safe, secret) => safe.split(secret).join(MASK), text);
     return {
+      mask,
       line: (text) => {
-        let safe = text;
-        for (const secret of masked) safe = safe.split(secret).join(MASK);
+        const safe = mask(text);
         appendFileSync(file, safe.endsWith('\n') ? safe : `${safe}\n`);
       },
     };

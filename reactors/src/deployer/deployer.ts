@@ -159,9 +159,11 @@ export class Deployer {
         ended = (await report<Deployment>(deploymentAggregate, deploymentId, { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }, cause)).after;
         step = 'cancelled';
       } else {
-        log.line(`Failed: ${reasonOf(error)}`);
+        // The reason is kept in the log and shown by deployment.one: masked as the log's lines are.
+        const reason = log.mask(reasonOf(error));
+        log.line(`Failed: ${reason}`);
         ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
-          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: reasonOf(error) },
+          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason },
         }, cause)).after;
         step = 'error';
       }
