@@ -190,11 +190,11 @@ describe('container-compose on the real engine', () => {
     assert.deepEqual(containers(appName, true), []);
   });
 
-  it('stops and deletes a project whose appName holds a "." (the compose tool drops it from the project name)', async () => {
+  it('stops and deletes a project whose appName holds a "." (which the compose tools take only as "_")', async () => {
     const port = await freePort();
     const { composeId, appName } = await berth.ok('compose.create', { name: 'site v1.2', projectId, composeType: 'container-compose' });
     assert.match(appName, /\./);
-    const project = appName.replaceAll('.', '');
+    const project = appName.replaceAll('.', '_');
     projects.push(project);
     await berth.ok('compose.update', { composeId, composeFile: WEB_ONLY.replace('    networks: [back]', `    networks: [back]\n    ports: ["${port}:8080"]`) });
     await deployed(composeId);

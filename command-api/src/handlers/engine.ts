@@ -4,6 +4,7 @@ import type { contract } from '@berth/shared/contract/index';
 import { DomainError, conflict, notFound } from '@berth/shared/errors';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { NAMESPACE_LABEL } from '@berth/shared/domain/compose/stack-spec';
+import { appNameOfProject, composeProjectName } from '@berth/shared/domain/compose/project-name';
 import { EngineError, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
 import type { Context } from '../context.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -28,25 +29,25 @@ const PROJECT_LABEL = 'com.docker.compose.project';
 /** Containers of a swarm service carry its name in this label. */
 const serviceLabel = (appName: string) => `${SERVICE_LABEL}=${appName}`;
 
-/** The stack or compose project a container belongs to, if any. */
-const projectOf = (labels: Record<string, string> | null | undefined): string | undefined =>
-  labels?.[NAMESPACE_LABEL] || labels?.[PROJECT_LABEL] || undefined;
-
 /**
  * An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`.
  * A compose service's are named after its services: a stack's tasks `<appName>_<service>.<slot>.<taskid>`,
  * a compose project's `<appName>_<service>_<n>` or `<appName>-<service>-<n>`. Those are the ones the
  * stack or project `appName` labels: `X-2-web-1` of the project `X-2` is not `X`'s.
  */
-const isContainerOf = (appName: string) => ({ name, labels }: ContainerSummary) =>
-  name === appName || name.startsWith(`${appName}.`)
-  || (projectOf(labels) === appName && (name.startsWith(`${appName}_`) || name.startsWith(`${appName}-`)));
+const isContainerOf = (appName: string) => {
+  const project = composeProjectName(appName);
+  return ({ name, labels }: ContainerSummary) => name === appName || name.startsWith(`${appName}.`)
+    || (labels?.[NAMESPACE_LABEL] === appName && name.startsWith(`${appName}_`))
+    || (labels?.[PROJECT_LABEL] === project && (name.startsWith(`${project}_`) || name.startsWith(`${project}-`)));
+};
 
 /** The containers of the swarm service, the stack or the compose project `appName`, each once. */
 async function labelledFor(ctx: Context, appName: string): Promise<ContainerSummary[]> {
   // The engine ANDs the labels of one filter: one list for each label.
-  const lists = await Promise.all([SERVICE_LABEL, NAMESPACE_LABEL, PROJECT_LABEL].map((label) =>
-    askEngine(() => engineOf(ctx).listContainers({ label: `${label}=${appName}` }), 'appName', 'Container')));
+  const labels = [`${SERVICE_LABEL}=${appName}`, `${NAMESPACE_LABEL}=${appName}`, `${PROJECT_LABEL}=${composeProjectName(appName)}`];
+  const lists = await Promise.all(labels.map((label) =>
+    askEngine(() => engineOf(ctx).listContainers({ label }), 'appName', 'Container')));
   return [...new Map(lists.flat().map((found) => [found.containerId, found])).values()];
 }
 
@@ -78,9 +79,11 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
  * else its swarm service's. Only the first that applies: a stack's container also carries its
  * swarm service's name (`<stack>_<service>`), which says nothing of who owns it.
  */
-const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined =>
-  [labels?.[NAMESPACE_LABEL], labels?.[PROJECT_LABEL], labels?.[SERVICE_LABEL]]
+const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined => {
+  const project = labels?.[PROJECT_LABEL];
+  return [labels?.[NAMESPACE_LABEL], project ? appNameOfProject(project) : undefined, labels?.[SERVICE_LABEL]]
     .find((name): name is string => typeof name === 'string' && name.length > 0);
+};
 
 /** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
 async function managesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
