@@ -260,5 +260,11 @@ include: [other.yml]
       assert.deepEqual(web!.RollbackConfig, { Parallelism: 2, Monitor: 10e9 });
       assert.deepEqual(spec.ignored, ['include', 'services.web.build', 'services.web.restart', 'services.web.depends_on', 'services.web.deploy.unheard_of']);
     });
+
+    it('lists the name a file asks for its own network among what it ignores: the network is named in the stack\'s namespace', () => {
+      const spec = stackSpec('services:\n  web:\n    image: web:1\n    networks: [n, out]\nnetworks:\n  n:\n    name: custom-net\n  out:\n    external: true\n    name: shared-net\n', { appName: 'shop' });
+      assert.deepEqual(spec.ignored, ['networks.n.name']);
+      assert.deepEqual(spec.networks.map((network) => network.Name).sort(), ['shop_n']);
+    });
   });
 });

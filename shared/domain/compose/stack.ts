@@ -86,6 +86,9 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   const ignored = [
     ...Object.keys(file).filter((key) => !TOP_LEVEL.has(key) && !key.startsWith('x-')),
     ...Object.entries(declared('services')).flatMap(([name, body]) => unusedKeys(asMap(body), `services.${name}`)),
+    // A network of the stack's own is named in its namespace, whatever name the file asks for.
+    ...Object.entries(declared('networks')).filter(([name, entry]) => isMap(entry) && entry.name !== undefined && !externalName(entry, name))
+      .map(([name]) => `networks.${name}.name`),
   ];
   const used = new Set(services.flatMap((service) => service.TaskTemplate.Networks.map((network) => network.Target)));
   return {
