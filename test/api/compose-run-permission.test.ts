@@ -1,6 +1,7 @@
 // Changing what a compose service runs (its file, command, source) is for accounts that may create
-// services: a user who only has access to the service may rename it or change its env, but a
-// rewrite of its file (privileged, the host's / mounted) is refused, and nothing is appended.
+// services: a user who only has access to the service may rename it, but a rewrite of its file
+// (privileged, the host's / mounted), or of its env (which the file's ${VARIABLES} read, and the
+// compose tool runs with), is refused, and nothing is appended.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
@@ -29,7 +30,7 @@ describe('changing what a compose service runs', () => {
 
   it('is refused, naming the rule, to a user without canCreateServices; nothing is appended', async () => {
     for (const input of [{ composeFile: ROOTED }, { command: 'up -d' }, { composePath: 'other.yml' },
-      { sourceType: 'git', customGitUrl: 'https://example.com/x.git' }, { composeType: 'stack' }]) {
+      { sourceType: 'git', customGitUrl: 'https://example.com/x.git' }, { composeType: 'stack' }, { env: 'IMAGE=alpine\nDATA=/' }]) {
       const head = await berth.head();
       const answer = await update(plain, input);
       assert.equal(answer.status, 403, JSON.stringify(answer.body));
@@ -41,7 +42,7 @@ describe('changing what a compose service runs', () => {
   });
 
   it('lets that user change other fields, or send the file back unchanged', async () => {
-    const answer = await update(plain, { name: 'shop front', env: 'A=1', composeFile: FILE });
+    const answer = await update(plain, { name: 'shop front', composeFile: FILE });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
   });
 

@@ -71,5 +71,6 @@ export const SERVICE_ID_FIELDS: readonly string[] = Object.values(SERVICE_GROUPS
  */
 export const COMPOSE_RUN_RULE = {
   flag: 'canCreateServices',
-  fields: ['composeFile', 'command', 'composePath', 'composeType', 'sourceType', 'customGitUrl', 'customGitBranch', 'repository', 'owner', 'branch'],
+  // env too: the file's ${VARIABLES} read it (an image, a host path to mount), and the tool runs with it.
+  fields: ['composeFile', 'command', 'composePath', 'composeType', 'sourceType', 'customGitUrl', 'customGitBranch', 'repository', 'owner', 'branch', 'env'],
 } as const satisfies { flag: PermissionFlag; fields: readonly string[] };
