@@ -63,7 +63,7 @@ export const isNotFound = (error: unknown) => (error as { statusCode?: number })
 /**
  * Bound on a call the engine answers at once (an inspect, a list, info, a node or swarm call, one
  * stats sample): an engine that takes the connection and never answers would hold the caller, an
- * API request too, forever. Builds, pulls, pushes, exec streams, stops and the service writes take
+ * API request too, forever. Builds, pulls, pushes, exec streams, stops and writes (services, networks, secrets, configs) take
  * as long as they need and are never bounded (so the client itself has no timeout).
  */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -75,7 +75,7 @@ export async function answered<T>(call: (abortSignal: AbortSignal) => Promise<T>
   const silence = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new UnavailableError('The container engine', new Error(`no answer within ${ANSWER_TIMEOUT_MS / 1000} s`)));
+      reject(new UnavailableError('The container engine', new Error(`it took the request but gave no answer within ${ANSWER_TIMEOUT_MS / 1000} s`)));
     }, ANSWER_TIMEOUT_MS);
   });
   try {
@@ -85,14 +85,22 @@ export async function answered<T>(call: (abortSignal: AbortSignal) => Promise<T>
   }
 }
 
-/** `call`'s answer, bounded as a short call, or its failure as the engine's reason (or an outage). */
-export async function fromEngine<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+async function asEngineFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await answered(call);
+    return await work();
   } catch (error) {
     throw engineError(error);
   }
 }
+
+/** `call`'s answer, bounded as a short call, or its failure as the engine's reason (or an outage). */
+export const fromEngine = <T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> => asEngineFailure(() => answered(call));
+
+/**
+ * A write's answer (a network, secret or config created), unbounded: the engine may be slow under
+ * load, and a write it was not told to drop would still be made after the caller gave up.
+ */
+export const writtenByEngine = <T>(call: () => Promise<T>): Promise<T> => asEngineFailure(call);
 
 /** Whether the engine found what `operation` acted on: false on 404, any other failure thrown. */
 export async function foundBy(operation: () => Promise<unknown>): Promise<boolean> {

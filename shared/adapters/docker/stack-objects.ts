@@ -2,7 +2,7 @@
 import type Docker from 'dockerode';
 import { NAMESPACE_LABEL, type StackObjectSpec } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine, StackObjectKind } from '../../ports/stack-engine.ts';
-import { foundBy, fromEngine } from './progress.ts';
+import { foundBy, fromEngine, writtenByEngine } from './progress.ts';
 
 interface Listed { ID: string; Spec?: { Name?: string; Labels?: Record<string, string> } }
 
@@ -20,7 +20,7 @@ export function dockerStackObjects(docker: Docker): ObjectCalls {
   return {
     async ensureObjects(kind, objects) {
       const held = await ids(kind);
-      for (const object of objects.filter((o) => !held.has(o.Name))) await fromEngine(() => calls(docker, kind).create(object));
+      for (const object of objects.filter((o) => !held.has(o.Name))) await writtenByEngine(() => calls(docker, kind).create(object));
     },
     async objectIds(kind, names) {
       const held = await ids(kind);

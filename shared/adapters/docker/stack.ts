@@ -2,7 +2,7 @@
 import type Docker from 'dockerode';
 import { NAMESPACE_LABEL } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine } from '../../ports/stack-engine.ts';
-import { foundBy, fromEngine } from './progress.ts';
+import { foundBy, fromEngine, writtenByEngine } from './progress.ts';
 import { pathName } from './names.ts';
 import { dockerStackObjects } from './stack-objects.ts';
 
@@ -13,7 +13,7 @@ export function dockerStacks(docker: Docker): StackEngine {
     async ensureNetworks(networks) {
       const existing = new Set((await fromEngine(() => docker.listNetworks())).map((network) => network.Name));
       for (const network of networks.filter((n) => !existing.has(n.Name))) {
-        await fromEngine(() => docker.createNetwork({ ...network, CheckDuplicate: true }));
+        await writtenByEngine(() => docker.createNetwork({ ...network, CheckDuplicate: true }));
       }
     },
     services: async (namespace) =>
