@@ -190,21 +190,26 @@ describe('container-compose on the real engine', () => {
     assert.deepEqual(containers(appName, true), []);
   });
 
-  it('stops and deletes a project whose appName holds a "." (which the compose tools take only as "_")', async () => {
+  it('gives a service no "." in its appName, which names its project: it is stopped and deleted as any other', async () => {
     const port = await freePort();
     const { composeId, appName } = await berth.ok('compose.create', { name: 'site v1.2', projectId, composeType: 'container-compose' });
-    assert.match(appName, /\./);
-    const project = appName.replaceAll('.', '_');
-    projects.push(project);
+    assert.match(appName, /^site-v1-2-[0-9a-f]{6}$/);
+    projects.push(appName);
+    // The compose tools drop a ".": a.b and ab would be one project, each service's stop and delete acting on the other's.
+    await berth.refused('compose.update', { composeId, appName: 'site.v1' }, 400, 'appName');
+    const stack = await berth.ok('compose.create', { name: 'other', projectId, composeType: 'stack' });
+    await berth.ok('compose.update', { composeId: stack.composeId, appName: 'other.v1' });
+    await berth.refused('compose.update', { composeId: stack.composeId, composeType: 'container-compose' }, 400, 'appName');
+    await berth.ok('compose.delete', { composeId: stack.composeId });
+
     await berth.ok('compose.update', { composeId, composeFile: WEB_ONLY.replace('    networks: [back]', `    networks: [back]\n    ports: ["${port}:8080"]`) });
     await deployed(composeId);
-    assert.equal(containers(project).length, 1);
-
+    assert.equal(containers(appName).length, 1);
     assert.equal((await berth.ok('compose.stop', { composeId })).composeStatus, 'idle');
-    assert.deepEqual(containers(project), [], 'stop stops the container');
+    assert.deepEqual(containers(appName), [], 'stop stops the container');
     await berth.ok('compose.delete', { composeId });
-    await eventually('the project and its network to be removed', async () => containers(project, true).length === 0
-      && labelled('network', project).length === 0, 60_000);
+    await eventually('the project and its network to be removed', async () => containers(appName, true).length === 0
+      && labelled('network', appName).length === 0, 60_000);
   });
 
   it('fails a deployment naming the compose tool when it is not installed', async () => {

@@ -7,7 +7,8 @@ import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
-import { forbidden, notFound } from '@berth/shared/errors';
+import { badRequest, forbidden, notFound } from '@berth/shared/errors';
+import { projectNameFault } from '@berth/shared/domain/compose/project-name';
 import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/templates/catalogue';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
@@ -54,7 +55,8 @@ async function createCompose(ctx: Context, input: {
 }): Promise<Doc | null> {
   await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   const composeId = ctx.newId(composeAggregate);
-  const appName = newAppName(input.appName, input.name);
+  // No "." whatever its kind: it could become a compose project's name (see projectNameFault).
+  const appName = newAppName(input.appName, input.name).replaceAll('.', '-');
   await claimAppName(ctx, appName, composeId);
   const { after } = await ctx.execute(composeAggregate, composeId, {
     type: 'CreateCompose',
@@ -88,6 +90,15 @@ function mayChangeWhatItRuns(ctx: Context, input: Partial<Record<string, unknown
   }
 }
 
+/** A container-compose service's appName names its project: checked when either changes (one saved before is kept). */
+function mustNameAProject(input: { appName?: string; composeType?: string }, current: Compose): void {
+  const appName = input.appName ?? current.appName;
+  const changes = (input.appName !== undefined && input.appName !== current.appName)
+    || (input.composeType !== undefined && input.composeType !== current.composeType);
+  const fault = changes && (input.composeType ?? current.composeType) === 'container-compose' ? projectNameFault(appName) : null;
+  if (fault) throw badRequest('appName', fault);
+}
+
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   const current = await load(ctx, input.composeId);
   mayChangeWhatItRuns(ctx, input, current);
@@ -96,6 +107,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   }
   mustKeepCreatedAt(input.createdAt, current.createdAt);
+  mustNameAProject(input, current);
   const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
   const command: ComposeCommand = {
     type: 'UpdateCompose',

@@ -4,7 +4,7 @@ import type { contract } from '@berth/shared/contract/index';
 import { DomainError, conflict, notFound } from '@berth/shared/errors';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { NAMESPACE_LABEL } from '@berth/shared/domain/compose/stack-spec';
-import { appNameOfProject, composeProjectName } from '@berth/shared/domain/compose/project-name';
+import { composeProjectName } from '@berth/shared/domain/compose/project-name';
 import { EngineError, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
 import type { Context } from '../context.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -79,11 +79,9 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
  * else its swarm service's. Only the first that applies: a stack's container also carries its
  * swarm service's name (`<stack>_<service>`), which says nothing of who owns it.
  */
-const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined => {
-  const project = labels?.[PROJECT_LABEL];
-  return [labels?.[NAMESPACE_LABEL], project ? appNameOfProject(project) : undefined, labels?.[SERVICE_LABEL]]
+const runtimeNameOf = (labels: Record<string, string> | null | undefined): string | undefined =>
+  [labels?.[NAMESPACE_LABEL], labels?.[PROJECT_LABEL], labels?.[SERVICE_LABEL]]
     .find((name): name is string => typeof name === 'string' && name.length > 0);
-};
 
 /** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
 async function managesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
