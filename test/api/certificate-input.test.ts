@@ -44,10 +44,18 @@ describe('certificates.create input', () => {
       assert.ok(!(await berth.eventLog()).includes(keyBody(shop.privateKey)), 'the private key is in the log in clear');
     });
 
-    it('refuses anything but certificate blocks after or before the certificate, naming certificateData', async () => {
-      for (const certificateData of [`${shop.certificateData}trailing junk\n`, `junk\n${shop.certificateData}`, `${shop.certificateData}-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n`]) {
+    it('refuses a block that is no certificate, or one cut short, naming certificateData', async () => {
+      for (const certificateData of [`${shop.certificateData}-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n`,
+        `${shop.certificateData}-----BEGIN CERTIFICATE-----\nMIIB\n`, '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----\n']) {
         await berth.refused('certificates.create', { name: 'junk', ...shop, certificateData }, 400, 'certificateData');
       }
+    });
+
+    it('takes the certificate openssl exported with its attribute lines, keeping and serving the certificate only', async () => {
+      const exported = `Bag Attributes\n    localKeyID: 01 02\nsubject=CN = shop.example.com\nissuer=CN = shop.example.com\n${shop.certificateData}`;
+      const created = await berth.ok('certificates.create', { name: 'exported', ...shop, certificateData: exported });
+      assert.equal(created.certificateData, `${shop.certificateData.trim()}\n`);
+      assert.equal(created.commonName, 'shop.example.com');
     });
 
     it('refuses a chain whose second certificate did not issue the first, naming certificateData', async () => {

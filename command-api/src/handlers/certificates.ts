@@ -1,6 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { certificateAggregate, type Placed } from '@berth/shared/domain/certificate/certificate';
-import { inspectCertificate } from '@berth/shared/domain/certificate/pem';
+import { chainText, inspectCertificate } from '@berth/shared/domain/certificate/pem';
 import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { all, change, one, removal, type GroupHandlers } from './kit.ts';
@@ -27,7 +27,7 @@ export const certificates: GroupHandlers<typeof contract.certificates> = {
     return {
       type: 'CreateCertificate',
       data: {
-        certificateId, name: input.name, certificateData: input.certificateData,
+        certificateId, name: input.name, certificateData: chainText(input.certificateData),
         privateKey: ctx.secrets.seal(input.privateKey),
         certificatePath: input.certificatePath || null,
         autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now, taken: await placedCertificates(ctx),

@@ -14,17 +14,28 @@ export interface CertificateFacts {
   fingerprint256: string;
 }
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]*-----END CERTIFICATE-----/g;
-const ONLY_CERTIFICATES = 'must be PEM-encoded X.509 certificates only (BEGIN CERTIFICATE blocks, nothing else: a private key goes in privateKey)';
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
+const ONLY_CERTIFICATES = 'must be PEM-encoded X.509 certificates only (BEGIN CERTIFICATE blocks: a private key goes in privateKey)';
 
 /**
- * The certificates of a chain, the server's own first. Nothing else may be in the text: it is
- * served as the chain file anyone may read, and kept in the log unsealed (a key there would leak).
+ * The certificate blocks of `pem`, the server's own first. No other block may be in it: the chain
+ * is served as a file anyone may read, and kept in the log unsealed (a key there would leak). Text
+ * between blocks (the `Bag Attributes`, `subject=` lines openssl writes) is left out.
  */
+function certificateBlocks(pem: string): string[] {
+  const blocks = [...pem.matchAll(PEM_BLOCK)];
+  const other = blocks.find((block) => block[1] !== 'CERTIFICATE');
+  if (other) throw badRequest('certificateData', `${ONLY_CERTIFICATES}; it holds a ${other[1]} block`);
+  // A block cut short (no END line of its kind) is no certificate either.
+  if (blocks.length === 0 || /-----(BEGIN|END) /.test(pem.replace(PEM_BLOCK, ''))) throw badRequest('certificateData', ONLY_CERTIFICATES);
+  return blocks.map((block) => block[0]);
+}
+
+/** The chain as it is kept and served: its certificate blocks only, each on its own lines. */
+export const chainText = (pem: string): string => `${certificateBlocks(pem).join('\n')}\n`;
+
 function parseChain(pem: string): X509Certificate[] {
-  const blocks = pem.match(PEM_BLOCK) ?? [];
-  if (blocks.length === 0 || pem.replace(PEM_BLOCK, '').trim() !== '') throw badRequest('certificateData', ONLY_CERTIFICATES);
-  return blocks.map((block, index) => {
+  return certificateBlocks(pem).map((block, index) => {
     try {
       return new X509Certificate(block);
     } catch {
