@@ -2,9 +2,8 @@
 // `POST /api/deploy/compose/<refreshToken>` (a compose service) take a forge's push payload. The
 // refresh token is the credential (no Bearer); a deployment is queued only when the service deploys
 // automatically and the pushed branch is its branch. Anything else is a clear 4xx, nothing queued.
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { isSealed } from '@berth/shared/crypto/secrets';
+import { holderOfToken } from './deploy-token.ts';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { badRequest, conflict, DomainError, unauthorized } from '@berth/shared/errors';
@@ -36,19 +35,6 @@ interface Pushed {
 /** The longest part of a commit message a deployment's title quotes. */
 const TITLE_MESSAGE = 100;
 
-// Compared as bytes: a token of as many characters but more bytes must not reach timingSafeEqual.
-const same = (a: string, b: string) => {
-  const [given, known] = [Buffer.from(a), Buffer.from(b)];
-  return given.length === known.length && timingSafeEqual(given, known);
-};
-
-async function withToken<T>(infra: Infrastructure, collection: string, token: string): Promise<T | null> {
-  for (const doc of await infra.readStore.all(collection)) {
-    const sealed = doc.refreshToken;
-    if (isSealed(sealed) && same(infra.secrets.open(sealed), token)) return doc as unknown as T;
-  }
-  return null;
-}
 
 const branchOf = (service: Pick<Application, 'customGitBranch' | 'branch'> & { sourceType: string }) =>
   service.sourceType === 'git' ? service.customGitBranch ?? '' : service.sourceType === 'forge' ? service.branch ?? '' : null;
@@ -81,7 +67,7 @@ function titleOf(push: Push, branch: string | null): string {
 }
 
 async function application(infra: Infrastructure, token: string): Promise<Pushed | null> {
-  const found = await withToken<Application>(infra, 'application', token);
+  const found = await holderOfToken<Application>(infra, 'application', token);
   return found && {
     appName: found.appName, autoDeploy: found.autoDeploy, branch: branchOf(found),
     queue: (ctx, title) => queueDeployment(ctx, found.applicationId, { kind: 'deploy', title, trigger: 'webhook', image: null, rollbackOf: null }),
@@ -89,7 +75,7 @@ async function application(infra: Infrastructure, token: string): Promise<Pushed
 }
 
 async function compose(infra: Infrastructure, token: string): Promise<Pushed | null> {
-  const found = await withToken<Compose>(infra, 'compose', token);
+  const found = await holderOfToken<Compose>(infra, 'compose', token);
   return found && {
     appName: found.appName, autoDeploy: found.autoDeploy, branch: branchOf(found),
     queue: (ctx, title) => queueComposeDeployment(ctx, found.composeId, { kind: 'deploy', title, trigger: 'webhook' }),

@@ -18,11 +18,11 @@ describe('a deploy token chosen on update', () => {
 
   for (const kind of [
     {
-      what: 'application', path: '', create: 'application.create', update: 'application.update', id: 'applicationId', one: 'application.one',
+      what: 'application', path: '', create: 'application.create', update: 'application.update', refresh: 'application.refreshToken', id: 'applicationId', one: 'application.one',
       source: { sourceType: 'container', containerImage: 'example/app:1' },
     },
     {
-      what: 'compose service', path: 'compose/', create: 'compose.create', update: 'compose.update', id: 'composeId', one: 'compose.one',
+      what: 'compose service', path: 'compose/', create: 'compose.create', update: 'compose.update', refresh: 'compose.refreshToken', id: 'composeId', one: 'compose.one',
       source: { sourceType: 'raw', composeFile: 'services:\n  web:\n    image: example/web:1\n' },
     },
   ]) {
@@ -46,15 +46,17 @@ describe('a deploy token chosen on update', () => {
     it(`refuses a chosen ${kind.what} token that is short, has other characters, or is another ${kind.what}'s, naming refreshToken`, async () => {
       const ids = [];
       for (const name of ['first', 'second']) ids.push((await berth.ok(kind.create, { name, projectId }))[kind.id] as string);
-      for (const weak of ['x', 'a'.repeat(23), `${'a'.repeat(24)} b`, `${'a'.repeat(24)}/`]) {
+      for (const weak of ['x', 'a'.repeat(20), `${'a'.repeat(24)} b`, `${'a'.repeat(24)}/`]) {
         await berth.refused(kind.update, { [kind.id]: ids[0], refreshToken: weak }, 400, 'refreshToken');
       }
       const shared = `one-token-for-one-${kind.what.replace(' ', '-')}-only`;
       await berth.ok(kind.update, { [kind.id]: ids[0], refreshToken: shared });
       await berth.refused(kind.update, { [kind.id]: ids[1], refreshToken: shared }, 409, 'refreshToken');
-      // The generated token sent back as answered is kept, though shorter than a chosen one must be.
+      // A token Berth made is one a caller may choose: sent back as answered, or again after a refresh.
       const generated = (await berth.ok(kind.one, { [kind.id]: ids[1] })).refreshToken;
       await berth.ok(kind.update, { [kind.id]: ids[1], refreshToken: generated });
+      await berth.ok(kind.refresh, { [kind.id]: ids[1] });
+      assert.equal((await berth.ok(kind.update, { [kind.id]: ids[1], refreshToken: generated })).refreshToken, generated);
     });
   }
 });
