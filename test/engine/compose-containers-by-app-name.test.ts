@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Context } from '@berth/command-api/context';
-import { container } from '@berth/command-api/handlers/engine';
+import { appMonitoring, container } from '@berth/command-api/handlers/engine';
 import type { ContainerSummary } from '@berth/shared/ports/container-engine';
 import { TEST_IMAGE, engine, eventually, uniqueName } from '../support/engine.ts';
 import { removeStacks } from '../support/stacks.ts';
@@ -67,5 +67,13 @@ describe('the containers of a compose service, found by its appName', () => {
     assert.deepEqual(await byLabel(project), ours);
     assert.deepEqual(await byName(project), ours);
     assert.deepEqual(await byName(`${project}-2`), [`${project}-2-web-1`, `${project}-2_web_1`].sort());
+  });
+
+  it('measures a stack\'s and a compose project\'s running containers by their appName, as it finds them', async () => {
+    for (const [appName, running] of [[stack, `${stack}_web.1.`], [project, `${project}_web_1`]] as const) {
+      const usage = await appMonitoring(appName, ctx);
+      assert.deepEqual(usage.containers.map(({ name }) => name.slice(0, running.length)), [running]);
+      assert.ok(usage.memory.usedBytes > 0, JSON.stringify(usage));
+    }
   });
 });

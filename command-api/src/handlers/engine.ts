@@ -26,8 +26,6 @@ const engineOf = (ctx: Context) => ctx.infra.engine;
 // application's, a database's, a stack's `<stack>_<service>`), a stack, a compose project.
 const SERVICE_LABEL = 'com.docker.swarm.service.name';
 const PROJECT_LABEL = 'com.docker.compose.project';
-/** Containers of a swarm service carry its name in this label. */
-const serviceLabel = (appName: string) => `${SERVICE_LABEL}=${appName}`;
 
 /**
  * An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`.
@@ -133,7 +131,8 @@ const total = (samples: readonly ContainerStats[], key: keyof ContainerStats) =>
 /** CPU, memory, network and block I/O of a service's running containers, summed and one by one. */
 export async function appMonitoring(appName: string, ctx: Context) {
   const engine = engineOf(ctx);
-  const listed = await askEngine(() => engine.listContainers({ label: serviceLabel(appName) }), 'appName', 'Service');
+  // Whose containers these are is decided as getContainersByAppLabel decides it: a stack's and a compose project's too.
+  const listed = await labelledFor(ctx, appName);
   // A service of Berth's not running now measures zero; a name nothing carries is a mistake to say.
   if (listed.length === 0 && (await ctx.load(reservationAggregate, reservationKey('appName', appName))).state === null) {
     throw notFound('appName', `Service ${appName}`);
