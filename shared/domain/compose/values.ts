@@ -1,6 +1,7 @@
 // The value syntaxes of a compose file: variable interpolation, durations, byte sizes, and
 // commands written as one string. Pure helpers for the stack spec builder.
 import { badRequest } from '../../errors.ts';
+import { ENV_LINE, envValue, isBlankEnvLine } from '../env-text.ts';
 
 export type Map = Record<string, unknown>;
 export const isMap = (value: unknown): value is Map => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,20 +51,15 @@ export function interpolateAll(value: unknown, env: Readonly<Record<string, stri
   return value;
 }
 
-/** A value with the quotes of an env file taken off: `"q v"` or `'q v'` as `q v`. */
-const unquoted = (value: string): string => (/^(["']).*\1$/s.test(value) && value.length >= 2 ? value.slice(1, -1) : value);
-
 /**
- * An env text (`NAME=value` a line, `#` comments) as a map, read as docker reads an env file: a
- * leading `export ` is dropped, and a value in matching quotes loses them.
+ * An env text as a map, each line read as an application's is (shared/domain/env-text.ts); a line
+ * that is not `KEY=value` is passed over, and a value whose quote is not closed is kept as written.
  */
 export function envMap(text: string | null | undefined): Record<string, string> {
   const map: Record<string, string> = {};
-  for (const line of (text ?? '').split('\n')) {
-    const trimmed = line.trim().replace(/^export\s+/, '');
-    const equals = trimmed.indexOf('=');
-    if (trimmed === '' || trimmed.startsWith('#') || equals < 1) continue;
-    map[trimmed.slice(0, equals).trim()] = unquoted(trimmed.slice(equals + 1).trim());
+  for (const line of (text ?? '').split(/\r?\n/)) {
+    const match = isBlankEnvLine(line) ? null : ENV_LINE.exec(line.trim());
+    if (match) map[match[1]!] = envValue(match[2]!) ?? match[2]!.trim();
   }
   return map;
 }
