@@ -61,6 +61,11 @@ describe('project answers match the services\' own records', () => {
     const projects = (await berth.ok('project.all')) as Array<Doc & { applications: Doc[]; compose: Doc[]; dbgamma: Doc[]; dbalpha: Doc[] }>;
     projectIds = projects.map((project) => String(project.projectId));
     const [first, second] = projects;
+    // Given before its removal below: an access list keeps the id of a service that is gone.
+    user = await invitedUser(berth, {
+      accesedProjects: [first!.projectId, second!.projectId],
+      accesedServices: [first!.applications[0]!.applicationId, first!.dbgamma[0]!.dbgammaId, second!.dbalpha[0]!.dbalphaId],
+    });
     // Renames, a status change, a published port, a removal of each kind, a service added late.
     await berth.ok('application.update', { applicationId: first!.applications[0]!.applicationId, name: 'renamed app' });
     await berth.ok('dbgamma.changeStatus', { dbgammaId: first!.dbgamma[0]!.dbgammaId, applicationStatus: 'running' });
@@ -70,10 +75,6 @@ describe('project answers match the services\' own records', () => {
     const late = await berth.ok('application.create', { name: 'late', projectId: second!.projectId });
     // Only a service never deployed may take a new appName.
     await berth.ok('application.update', { applicationId: late.applicationId, appName: 'renamed-app' });
-    user = await invitedUser(berth, {
-      accesedProjects: [first!.projectId, second!.projectId],
-      accesedServices: [first!.applications[0]!.applicationId, first!.dbgamma[0]!.dbgammaId, second!.dbalpha[0]!.dbalphaId],
-    });
   });
   after(() => berth.stop());
 
