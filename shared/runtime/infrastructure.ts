@@ -22,6 +22,7 @@ import type { Checkpoint } from '../ports/checkpoint.ts';
 import { fileCheckpoint } from '../adapters/file-checkpoint.ts';
 import { join } from 'node:path';
 import { deriveKey, loadInstanceKey } from './keys.ts';
+import { verifyInstanceKey } from './key-check.ts';
 import { connectWithBackoff, openEventStore, openReadStore } from './stores.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
@@ -57,6 +58,11 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
   mkdirSync(config.dataDir, { recursive: true });
   const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
   const eventStore = await openEventStore(config);
+  // Before anything is served or sealed: a process with another key would make the others' secrets unreadable.
+  await verifyInstanceKey(eventStore, instanceKey, clock).catch(async (error: unknown) => {
+    await eventStore.close();
+    throw error;
+  });
   const readStore = await openReadStore(config).catch(async (error: unknown) => {
     await eventStore.close();
     throw error;
@@ -71,7 +77,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     ? (await import('../adapters/nats/kv-checkpoint.ts')).natsCheckpoint(natsUrl, 'relay') : fileCheckpoint(join(config.dataDir, 'relay.checkpoint')));
   const docker = dockerClient(config.engineSocket);
   const engine = dockerEngine(docker);
-  return {
+  const infrastructure: Infrastructure = {
     config,
     bus: bus.get,
     leases: leases.get,
@@ -95,6 +101,15 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
       await readStore.close();
     },
   };
+  // The relay and the reactors wait for the bus as they start; the API, which only checks it, would
+  // otherwise serve without one: a bus that cannot be reached stops its start the same way.
+  if (natsUrl && config.roles.includes('api')) {
+    await waitedFor(infrastructure, 'the bus', infrastructure.bus).catch(async (error: unknown) => {
+      await infrastructure.close();
+      throw error;
+    });
+  }
+  return infrastructure;
 }
 
 /**
@@ -102,7 +117,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
  * be starting beside this process), within the configured bound; a check (`/ready`) asks without it.
  */
 export const waitedFor = <T>(infra: Infrastructure, what: string, get: () => Promise<T>): Promise<T> =>
-  connectWithBackoff(`${what} (NATS)`, infra.config, get);
+  connectWithBackoff(`${what} (NATS)`, infra.config, get, { variable: 'BERTH_NATS_URL', url: infra.config.natsUrl ?? '' });
 
 /**
  * Connects on first use and keeps the connection; a failed attempt is forgotten, so the next use

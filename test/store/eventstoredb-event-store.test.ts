@@ -7,6 +7,7 @@ import type { NewEvent, RecordedEvent } from '@berth/shared/events/event';
 import { newId } from '@berth/shared/ids';
 import { UnavailableError } from '@berth/shared/ports/unavailable';
 import { EventStoreDbTestServer } from '../support/eventstoredb-server.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { eventStoreConformance } from './event-store-conformance.ts';
 
 const servers: EventStoreDbTestServer[] = [];
@@ -59,6 +60,29 @@ describe('eventstoredb adapter over the wire', () => {
       assert.equal(result.revision, 1);
     } finally {
       await store.close();
+    }
+  });
+
+  it('fails a read with UnavailableError within its deadline while the server answers nothing, and reads again once it does', async () => {
+    const server = await startServer();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: server.port });
+    const store = await EventStoreDbEventStore.connect(`esdb://${proxy.address}?tls=false`);
+    try {
+      await store.append('frozen-1', [event()], 'no_stream');
+      proxy.stall();
+      const started = Date.now();
+      const outcome = await Promise.race([
+        store.readAll(0, 10).then(() => 'read', (error: unknown) => error),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 20 s'), 20_000).unref()),
+      ]);
+      assert.ok(outcome instanceof UnavailableError, String(outcome));
+      assert.ok(Date.now() - started < 15_000);
+      proxy.restore();
+      assert.equal((await store.readStream('frozen-1')).events.length, 1);
+    } finally {
+      proxy.restore();
+      await store.close();
+      await proxy.stop();
     }
   });
 

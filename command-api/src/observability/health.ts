@@ -7,11 +7,20 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: string };
 
+/** How long one check may take: a store that stops answering must make /ready say so, not hang it. */
+const CHECK_BOUND_MS = 3000;
+
 async function check(run: () => Promise<Record<string, unknown>>): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_BOUND_MS / 1000} s`)), CHECK_BOUND_MS);
+  });
   try {
-    return { ok: true, ...(await run()) };
+    return { ok: true, ...(await Promise.race([run(), bound])) };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -19,23 +28,25 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
   const { eventStore, readStore, config } = infra;
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
-    const log = await check(async () => ({ head: await eventStore.head() }));
-    const reads = await check(async () => {
-      const head = await eventStore.head();
-      // No checkpoint at all: no projection has applied anything yet, which is the whole log behind.
-      const positions = [...(await readStore.checkpoints()).values()];
-      const applied = positions.length === 0 ? 0 : Math.min(head, ...positions);
-      const lag = await countAfter(eventStore, applied, config.readyMaxLag + 1);
-      if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
-      return { lag };
-    });
-    const bus = config.natsUrl ? {
-      bus: await check(async () => {
+    // One read of the head serves both checks; the checks run side by side, each within its bound.
+    const head = eventStore.head();
+    head.catch(() => {});
+    const [log, reads, bus] = await Promise.all([
+      check(async () => ({ head: await head })),
+      check(async () => {
+        // No checkpoint at all: no projection has applied anything yet, which is the whole log behind.
+        const positions = [...(await readStore.checkpoints()).values()];
+        const applied = positions.length === 0 ? 0 : Math.min(await head, ...positions);
+        const lag = await countAfter(eventStore, applied, config.readyMaxLag + 1);
+        if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
+        return { lag };
+      }),
+      config.natsUrl ? check(async () => {
         await (await infra.bus()).check();
         return {};
-      }),
-    } : {};
-    const checks = { eventStore: log, projections: reads, ...bus };
+      }) : null,
+    ]);
+    const checks = { eventStore: log, projections: reads, ...(bus ? { bus } : {}) };
     const ready = Object.values(checks).every((result) => result.ok);
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unready', checks });
   });

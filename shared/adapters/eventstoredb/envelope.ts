@@ -41,10 +41,13 @@ export const fromPosition = (position: number): Position | 'start' =>
 export const isSystem = (resolved: ResolvedEvent): boolean =>
   !resolved.event || resolved.event.type.startsWith('$') || resolved.event.streamId.startsWith('$');
 
+/** Where an entry of $all lies, a system event's too. */
+export const commitOf = (resolved: ResolvedEvent): bigint | undefined => resolved.event?.position?.commit ?? resolved.commitPosition;
+
 export function toRecorded(resolved: ResolvedEvent): RecordedEvent {
   const event = resolved.event!;
   const { berthId, ...metadata } = event.metadata as unknown as StoredMetadata;
-  const commit = event.position?.commit ?? resolved.commitPosition;
+  const commit = commitOf(resolved);
   if (commit === undefined) throw new Error(`event ${event.id} came without a position`);
   return upcast({
     id: berthId,

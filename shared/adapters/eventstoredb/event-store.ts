@@ -1,6 +1,7 @@
 import {
   ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, StreamNotFoundError,
-  WrongExpectedVersionError as ClientWrongExpectedVersion, type AppendExpectedRevision, type Position,
+  WrongExpectedVersionError as ClientWrongExpectedVersion, type AppendExpectedRevision, type Position, type ResolvedEvent,
+  type StreamingRead,
 } from '@eventstore/db-client';
 import type { NewEvent, RecordedEvent } from '../../events/event.ts';
 import { matchesFilter, readFilteredByScan, type EventFilter } from '../../events/filter.ts';
@@ -8,14 +9,45 @@ import {
   WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedRevision, type StreamRead,
 } from '../../ports/event-store.ts';
 import { orUnavailable } from '../../ports/unavailable.ts';
-import { fromPosition, isSystem, toPosition, toRecorded, toStored } from './envelope.ts';
-import { isEsdbOutage } from './outage.ts';
+import { commitOf, fromPosition, isSystem, toPosition, toRecorded, toStored } from './envelope.ts';
+import { isEsdbOutage, isTlsMismatch, ReadDeadlineError, TlsMismatchError } from './outage.ts';
 import { subscribeToAll } from './subscription.ts';
 
-async function drain<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of source) all.push(item);
-  return all;
+/**
+ * How long a read may wait for its next event. The client gives streaming reads no deadline (its
+ * `deadline` option is overridden for them), so a server that stops answering, or a reconnect to
+ * it, would hold the caller for ever.
+ */
+const READ_DEADLINE_MS = 10_000;
+
+/** Reads to the end, failing with ReadDeadlineError (an outage) once nothing arrived for `idleMs`. */
+async function drain<T>(source: StreamingRead<T>, idleMs = READ_DEADLINE_MS): Promise<T[]> {
+  let timer: NodeJS.Timeout | undefined;
+  let expire: (error: Error) => void = () => {};
+  const expired = new Promise<never>((_resolve, reject) => { expire = reject; });
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // Not awaited: cancelling waits for the call to have started, which a hung server may never let happen.
+      source.cancel().catch(() => {});
+      source.destroy();
+      expire(new ReadDeadlineError(idleMs));
+    }, idleMs);
+  };
+  const collect = async () => {
+    const all: T[] = [];
+    arm();
+    for await (const item of source) {
+      all.push(item);
+      arm();
+    }
+    return all;
+  };
+  try {
+    return await Promise.race([collect(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const revisionOf = (expected: ExpectedRevision): AppendExpectedRevision =>
@@ -28,7 +60,12 @@ export class EventStoreDbEventStore implements EventStore {
   /** Connects and proves the server answers, or throws UnavailableError. */
   static async connect(url: string): Promise<EventStoreDbEventStore> {
     const store = new EventStoreDbEventStore(EventStoreDBClient.connectionString(url));
-    await store.head();
+    try {
+      await store.head();
+    } catch (error) {
+      await store.close();
+      throw isTlsMismatch(error) ? new TlsMismatchError(error) : error;
+    }
     return store;
   }
 
@@ -53,15 +90,14 @@ export class EventStoreDbEventStore implements EventStore {
     return { revision, position: last!.position };
   }
 
-  private async readEvents(source: AsyncIterable<Parameters<typeof toRecorded>[0]>): Promise<RecordedEvent[]> {
+  private async readEvents(source: StreamingRead<ResolvedEvent>): Promise<RecordedEvent[]> {
     return this.io(async () => {
-      const events: RecordedEvent[] = [];
       try {
-        for await (const resolved of source) if (!isSystem(resolved)) events.push(toRecorded(resolved));
+        return (await drain(source)).filter((resolved) => !isSystem(resolved)).map(toRecorded);
       } catch (error) {
         if (!(error instanceof StreamNotFoundError)) throw error;
+        return [];
       }
-      return events;
     });
   }
 
@@ -72,20 +108,19 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(after: number, limit: number): Promise<readonly RecordedEvent[]> {
     const found: RecordedEvent[] = [];
-    let from = after;
-    // Reading from a position includes the event there, and system events are dropped here:
-    // read on until `limit` of Berth's own are there or the log ends.
+    // Reading from a position includes the event there, and system events are dropped here: read
+    // on until `limit` of Berth's own are there or the log ends, each page from the last entry
+    // seen (system or not), keeping only what lies after it, so no event is taken twice.
+    let seen = BigInt(after);
     for (;;) {
-      const page = await this.io(() => drain(this.client.readAll({ fromPosition: fromPosition(from), maxCount: limit + 1, direction: FORWARDS })));
+      const page = await this.io(() => drain(this.client.readAll({ fromPosition: fromPosition(Number(seen)), maxCount: limit + 1, direction: FORWARDS })));
       for (const entry of page) {
-        if (isSystem(entry)) continue;
-        const event = toRecorded(entry);
-        if (event.position > after && found.length < limit) found.push(event);
+        const position = commitOf(entry);
+        if (position === undefined || position <= seen) continue;
+        seen = position;
+        if (!isSystem(entry) && found.length < limit) found.push(toRecorded(entry));
       }
-      const last = page[page.length - 1];
-      const lastPosition = last?.event?.position ?? null;
-      if (found.length >= limit || page.length < limit + 1 || !lastPosition) return found;
-      from = toPosition(lastPosition.commit);
+      if (found.length >= limit || page.length < limit + 1) return found;
     }
   }
 

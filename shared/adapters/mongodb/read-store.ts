@@ -27,6 +27,12 @@ export interface MongoReadStoreOptions {
 
 const WHAT = 'the read store (MongoDB)';
 
+/**
+ * Whether a MongoDB connection string names no database (`mongodb://host:port` or `…/?options`):
+ * the driver would then use its default one. Another scheme is left for the driver to refuse.
+ */
+export const namesNoDatabase = (url: string): boolean => /^mongodb(\+srv)?:\/\/[^/]*(\/(\?.*)?)?$/.test(url);
+
 const newClient = (url: string, options: MongoReadStoreOptions) => new MongoClient(url, {
   serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000,
   // A server host lost without closing anything leaves sockets that never answer: without these

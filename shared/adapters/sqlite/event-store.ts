@@ -104,7 +104,8 @@ export class SqliteEventStore implements EventStore {
         UNIQUE (stream, revision)
       );
       CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
-      CREATE INDEX IF NOT EXISTS events_by_actor ON events (json_extract(metadata, '$.actorId'), position);`);
+      CREATE INDEX IF NOT EXISTS events_by_actor ON events (json_extract(metadata, '$.actorId'), position);
+      CREATE TABLE IF NOT EXISTS instance_key_check (only INTEGER PRIMARY KEY CHECK (only = 1), proof TEXT NOT NULL);`);
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(
         'SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
@@ -199,6 +200,19 @@ export class SqliteEventStore implements EventStore {
 
   async head(): Promise<number> {
     return this.statements.head.get()?.head ?? 0;
+  }
+
+  /**
+   * The instance key's check (shared/runtime/key-check.ts), kept beside the events rather than as
+   * one: the embedded log's positions and history stay the events' alone.
+   */
+  async readKeyCheck(): Promise<string | null> {
+    return this.db.prepare<[], { proof: string }>('SELECT proof FROM instance_key_check').get()?.proof ?? null;
+  }
+
+  /** Writes `proof` unless a check is there already (another process was first): whether it did. */
+  async writeKeyCheckOnce(proof: string): Promise<boolean> {
+    return this.db.prepare('INSERT OR IGNORE INTO instance_key_check (only, proof) VALUES (1, ?)').run(proof).changes === 1;
   }
 
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {

@@ -1,0 +1,75 @@
+// The instance key every process must share, checked against the log: the first process to open
+// a log writes a proof of its key there (an HMAC, which opens nothing), and every later one
+// compares, so a process with another key stops before it seals anything the others cannot open.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { newId } from '../ids.ts';
+import type { Clock } from '../ports/clock.ts';
+import { WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
+import { deriveKey } from './keys.ts';
+
+/** Where a log without a place of its own for the check keeps it: a stream of an aggregate no projection, reactor or webhook reads. */
+export const KEY_CHECK_STREAM = 'instancekey-check';
+export const KEY_CHECK_WRITTEN = 'InstanceKeyCheckWritten';
+
+export class InstanceKeyMismatchError extends Error {
+  constructor() {
+    super('BERTH_INSTANCE_KEY is not the key the event log was written with: give this process the same BERTH_INSTANCE_KEY as the others '
+      + '(without it, the data folder\'s instance.key is used)');
+    this.name = 'InstanceKeyMismatchError';
+  }
+}
+
+const proofOf = (instanceKey: Buffer): string =>
+  createHmac('sha256', deriveKey(instanceKey, 'key-check')).update('berth instance key').digest('base64url');
+
+/** Where a log keeps the check: the embedded log beside its events (no position, no history), others in a stream. */
+interface CheckRecord {
+  read(): Promise<string | null>;
+  /** Writes `proof` unless a check is there already: whether it did. */
+  writeOnce(proof: string): Promise<boolean>;
+}
+
+interface KeepsCheckBeside {
+  readKeyCheck(): Promise<string | null>;
+  writeKeyCheckOnce(proof: string): Promise<boolean>;
+}
+
+const keepsCheckBeside = (store: EventStore): store is EventStore & KeepsCheckBeside =>
+  'readKeyCheck' in store && 'writeKeyCheckOnce' in store;
+
+/** `no_stream` makes two first processes agree: the second's append is refused. */
+const inStream = (store: EventStore, clock: Clock): CheckRecord => ({
+  async read() {
+    const [first] = (await store.readStream(KEY_CHECK_STREAM)).events;
+    const proof = (first?.data as { proof?: unknown } | undefined)?.proof;
+    return typeof proof === 'string' ? proof : null;
+  },
+  async writeOnce(proof) {
+    try {
+      await store.append(KEY_CHECK_STREAM, [{
+        id: newId(), type: KEY_CHECK_WRITTEN, data: { proof },
+        metadata: { actorId: null, correlationId: newId(), causationId: null, occurredAt: clock.now().toISOString(), schemaVersion: 1 },
+      }], 'no_stream');
+      return true;
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) return false;
+      throw error;
+    }
+  },
+});
+
+/**
+ * Throws InstanceKeyMismatchError unless the log's check is this key's; a log without one (new,
+ * or written before the check existed) is given this key's. Of two first processes, one writes
+ * and the other compares with what it wrote.
+ */
+export async function verifyInstanceKey(store: EventStore, instanceKey: Buffer, clock: Clock): Promise<void> {
+  const record: CheckRecord = keepsCheckBeside(store)
+    ? { read: () => store.readKeyCheck(), writeOnce: (proof) => store.writeKeyCheckOnce(proof) }
+    : inStream(store, clock);
+  const mine = proofOf(instanceKey);
+  const theirs = await record.read() ?? (await record.writeOnce(mine) ? mine : await record.read());
+  if (theirs === null || theirs.length !== mine.length || !timingSafeEqual(Buffer.from(theirs), Buffer.from(mine))) {
+    throw new InstanceKeyMismatchError();
+  }
+}
