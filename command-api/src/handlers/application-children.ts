@@ -28,9 +28,9 @@ export async function removeSecurity(securityId: string, ctx: Context) {
 }
 /** A basic-auth username as reserved: unique within its application. */
 const usernameOf = (applicationId: string, username: string) => `${applicationId}/${username}`;
-/** A username another user of the application holds, named as the caller wrote it, without the application's id of its reservation. */
-const usernameRefused = (name: string, error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT'
-  ? conflict(`username "${name.slice(name.indexOf('/') + 1)}" is already taken by this application`, 'username')
+/** A username another user of the application holds, named as the caller wrote it, not by its reservation's key. */
+const usernameRefused = (username: string) => (_key: string, error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT'
+  ? conflict(`username "${username}" is already taken by this application`, 'username')
   : error);
 
 interface ChildKind {
@@ -115,7 +115,7 @@ export const security: GroupHandlers<typeof contract.security> = {
     await ofApplication(input.applicationId, ctx);
     mustBeBasicAuthName(input.username);
     const securityId = ctx.newId(securityAggregate);
-    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username', usernameRefused);
+    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username', usernameRefused(input.username));
     return change(securityAggregate, async () => ({
       type: 'CreateSecurity',
       data: {
@@ -136,7 +136,7 @@ export const security: GroupHandlers<typeof contract.security> = {
           securityId: input.securityId, username: input.username,
           password: resealed(ctx, current.password, input.password), taken: await usersOf(current.applicationId, ctx),
         },
-      } satisfies SecurityCommand))(input, ctx), 'username', usernameRefused);
+      } satisfies SecurityCommand))(input, ctx), 'username', usernameRefused(input.username));
   },
   delete: (input, ctx) => removeSecurity(input.securityId, ctx),
 };

@@ -3,6 +3,7 @@
 // traffic only where reads are current and commands reach the reactors.
 import type { FastifyInstance } from 'fastify';
 import { countAfter } from '@berth/shared/ports/event-store';
+import { bounded } from './lag.ts';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: string };
@@ -10,17 +11,11 @@ type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: stri
 /** How long one check may take: a store that stops answering must make /ready say so, not hang it. */
 const CHECK_BOUND_MS = 3000;
 
-async function check(run: () => Promise<Record<string, unknown>>): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_BOUND_MS / 1000} s`)), CHECK_BOUND_MS);
-  });
+async function check(what: string, run: () => Promise<Record<string, unknown>>): Promise<Check> {
   try {
-    return { ok: true, ...(await Promise.race([run(), bound])) };
+    return { ok: true, ...(await bounded(run(), CHECK_BOUND_MS, what)) };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -32,8 +27,8 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
     const head = eventStore.head();
     head.catch(() => {});
     const [log, reads, bus] = await Promise.all([
-      check(async () => ({ head: await head })),
-      check(async () => {
+      check('the event store', async () => ({ head: await head })),
+      check('the read models', async () => {
         // No checkpoint at all: no projection has applied anything yet, which is the whole log behind.
         const positions = [...(await readStore.checkpoints()).values()];
         const applied = positions.length === 0 ? 0 : Math.min(await head, ...positions);
@@ -41,7 +36,7 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
         if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
         return { lag };
       }),
-      config.natsUrl ? check(async () => {
+      config.natsUrl ? check('the bus (NATS)', async () => {
         await (await infra.bus()).check();
         return {};
       }) : null,

@@ -40,8 +40,8 @@ async function removeOtherKind(deps: ComposeDeps, work: ComposeWork): Promise<vo
 
 /**
  * After a failed first deploy of this kind, what it created (networks, secrets, created containers)
- * removed, as the deployer removes a failed first service: the engine holds nothing under the
- * appName, which may then still change (app-name.ts).
+ * removed, as the deployer removes a failed first service. Its named volumes and built images stay,
+ * and carry the appName, which therefore no longer changes (app-name.ts).
  */
 async function undoFirst(deps: ComposeDeps, work: ComposeWork): Promise<void> {
   await removeKind(deps, work.compose, work.compose.composeType)
