@@ -31,7 +31,19 @@ export interface Executed<S> {
 /** The metadata of the events a command appends, less what each event gets of its own. */
 export type Cause = Omit<EventMetadata, 'schemaVersion'>;
 
-const MAX_ATTEMPTS = 5;
+/**
+ * How long a command keeps re-deciding while other writers take its stream's revision first. Many
+ * requests may rightly share one stream (fifty applications starting to use one registry): each
+ * round one of them wins, so they all get through; only a stream that never settles is refused.
+ */
+export const CONTENDED_FOR_MS = 5_000;
+/** Attempts made at once before the next ones wait a little: a second writer process then interleaves. */
+const EAGER_ATTEMPTS = 3;
+const MAX_BACKOFF_MS = 50;
+
+const backoff = (attempt: number) => new Promise((resolve) => {
+  setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** (attempt - EAGER_ATTEMPTS)));
+});
 
 export const envelope = (event: DomainEvent, cause: Cause): NewEvent => ({
   id: newTimeOrderedId(), type: event.type, data: event.data, metadata: { ...cause, schemaVersion: schemaVersionOf(event.type) },
@@ -51,7 +63,9 @@ export async function execute<S>(
   store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, memory?: StateMemory,
 ): Promise<Executed<S>> {
   const stream = streamName(aggregate.name, id);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  const giveUpAt = Date.now() + CONTENDED_FOR_MS;
+  for (let attempt = 1; attempt === 1 || Date.now() < giveUpAt; attempt++) {
+    if (attempt > EAGER_ATTEMPTS) await backoff(attempt);
     const { state, revision } = await load(store, aggregate, id, memory);
     const decided = aggregate.decide(command, state as object | null);
     if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0 };

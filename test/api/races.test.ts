@@ -139,6 +139,27 @@ describe('races on the rules the log decides', () => {
     }
   });
 
+  it('many requests that only share a resource all get through: applications set to one registry, backups to one destination', async () => {
+    const { registryId } = await berth.ok('registry.create', {
+      registryName: 'shared', username: 'u', password: 'p', registryUrl: 'registry.example.test', registryType: 'cloud', imagePrefix: null,
+    });
+    const applications = await times(RACERS, application);
+    const updated = await Promise.all(applications.map((applicationId) => berth.call('application.update', { applicationId, registryId })));
+    assert.deepEqual(updated.filter((answer) => answer.status !== 200).map((answer) => answer.body), []);
+    const removal = await berth.call('registry.remove', { registryId });
+    assert.equal(removal.status, 409);
+    assert.match(removal.body.issues[0].message, new RegExp(`\\(${RACERS} application`));
+
+    const { destinationId } = await berth.ok('destination.create', {
+      name: 'shared', accessKey: 'a', bucket: 'b', region: 'r', endpoint: 'https://s3.example.test', secretAccessKey: 's',
+    });
+    const dbgammaId = await database();
+    const created = await times(RACERS, (i) => berth.call('backup.create', {
+      schedule: '0 3 * * *', prefix: `shared-${i}`, destinationId, database: 'd', databaseType: 'dbgamma', dbgammaId,
+    }));
+    assert.deepEqual(created.filter((answer) => answer.status !== 200).map((answer) => answer.body), []);
+  });
+
   it('a registry is never removed while an application set to it at the same time uses it', async () => {
     const applications = await times(10, application);
     for (let round = 0; round < 5; round++) {

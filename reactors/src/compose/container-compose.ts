@@ -62,8 +62,15 @@ const UP = ['up', '-d', '--build', '--remove-orphans'];
 const WHOLE_COMMAND_LINE = /^(docker|docker-compose)$/;
 
 /**
+ * Flags that let `up` end on its own: detached, waiting for health, or ending with a container
+ * (`-d` may be combined with other short flags, as in `-dV`).
+ */
+const UP_ENDS = /^(-[a-zA-Z]*d[a-zA-Z]*|--detach(=.*)?|--wait|--abort-on-container-exit|--exit-code-from(=.*)?)$/;
+
+/**
  * The tool's arguments for a deploy: the service's `command` (the words after `-p <appName> -f
  * <file>`, which Berth always passes: the project's label is how stop and delete find it), else `UP`.
+ * An `up` in the foreground would never end, and its deployment with it: it is run detached.
  */
 export function deployArguments(command: string): string[] {
   const given = words(command);
@@ -71,6 +78,7 @@ export function deployArguments(command: string): string[] {
   if (WHOLE_COMMAND_LINE.test(given[0]!)) {
     throw new DeploymentFailure(`The service's command holds the compose tool's arguments (for example "up -d web"), not a whole command line: "${command}"`);
   }
+  if (given[0] === 'up' && !given.some((word) => UP_ENDS.test(word))) return ['up', '-d', ...given.slice(1)];
   return given;
 }
 
