@@ -5,7 +5,7 @@ import type { Backup } from '../domain/backup/backup.ts';
 import type { Database } from '../domain/database/database.ts';
 import { profileOf } from '../domain/database/profile.ts';
 import type { ObjectStorage } from '../ports/object-storage.ts';
-import type { ExecIo, ExecResult, TaskExec } from '../ports/task-exec.ts';
+import type { ExecIo, ExecResult, MarkedService, TaskExec } from '../ports/task-exec.ts';
 import type { RunPlan } from './plan.ts';
 
 export function testPlan(backup: Partial<Backup> = {}, databaseName = 'main'): RunPlan {
@@ -68,7 +68,7 @@ export function dumpingExec(chunks: () => Iterable<Buffer>, exitCode = 0): TaskE
     calls: 0,
     /** Whether the command has ended (exited, or stopped by the signal). */
     ended: false,
-    async exec(_service: string, _command: readonly string[], io: ExecIo): Promise<ExecResult> {
+    async exec(_service: MarkedService, _command: readonly string[], io: ExecIo): Promise<ExecResult> {
       exec.calls += 1;
       const run = async () => {
         for (const chunk of chunks()) await write(io.stdout!, chunk);

@@ -3,8 +3,12 @@
 import { createGunzip, createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStorage } from '../ports/object-storage.ts';
-import type { TaskExec } from '../ports/task-exec.ts';
+import type { MarkedService, TaskExec } from '../ports/task-exec.ts';
+import { databaseMark } from '../domain/database/service-spec.ts';
 import { folderOf, isOwnKey, scrubbed, type RunPlan } from './plan.ts';
+
+/** The database's own service: a service of its name Berth did not make for it is not dumped nor restored into. */
+const serviceOf = (plan: RunPlan): MarkedService => ({ name: plan.database.appName, mark: databaseMark(plan.engine, plan.database) });
 
 export interface Transfer {
   readonly size: number;
@@ -31,7 +35,7 @@ export async function dumpToBucket(plan: RunPlan, exec: TaskExec, storage: Objec
   });
   const stop = signal ? AbortSignal.any([signal, uploadFailed.signal]) : uploadFailed.signal;
   try {
-    const dumping = exec.exec(plan.database.appName, plan.profile.dump(plan.backup.database), { stdout: gzip, signal: stop });
+    const dumping = exec.exec(serviceOf(plan), plan.profile.dump(plan.backup.database), { stdout: gzip, signal: stop });
     mustSucceed(plan, 'The dump', await Promise.race([dumping, refused]));
   } catch (error) {
     const reason: unknown = uploadFailed.signal.aborted ? uploadFailed.signal.reason : error;
@@ -57,7 +61,7 @@ export async function bucketToRestore(plan: RunPlan, exec: TaskExec, storage: Ob
     () => null,
     (error: unknown) => (stopped ? null : error instanceof Error ? error.message : String(error)),
   );
-  const result = await exec.exec(plan.database.appName, plan.profile.restore(database), { stdin: gunzip, ...(signal && { signal }) })
+  const result = await exec.exec(serviceOf(plan), plan.profile.restore(database), { stdin: gunzip, ...(signal && { signal }) })
     .finally(() => {
       // A tool that ended reads no more: the rest of the download is dropped, not waited for.
       stopped = true;

@@ -3,7 +3,7 @@
 import type { Engine } from '../contract/databases.ts';
 import type { Database } from '../domain/database/database.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
-import { dataVolumeOf, databaseServiceSpec } from '../domain/database/service-spec.ts';
+import { dataVolumeOf, databaseMark, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
 import type { ServiceSpec } from '../ports/container-engine.ts';
 import { DEPLOYMENT_LABEL } from '../domain/deployment/record.ts';
@@ -16,6 +16,9 @@ type Infra = Pick<Infrastructure, 'databaseServices' | 'taskExec' | 'config' | '
 
 export const profileOfDatabase = (infra: Infra, engine: Engine, database: Database): EngineProfile =>
   profileOf(engine, database.containerImage, infra.config.databaseProfiles);
+
+/** The database's own service on the engine: one of its name that Berth did not make for it is left alone. */
+export const servicesOf = (infra: Infra, engine: Engine, database: Database) => infra.databaseServices(databaseMark(engine, database));
 
 /** The passwords of a database, opened: its environment, and what every log of it masks. */
 export const credentialsOf = (infra: Infra, database: Database) => ({
@@ -36,9 +39,9 @@ export async function untilReady(
   let said = '';
   while (Date.now() < deadline) {
     // Of the new generation only: right after an update the previous task may still run and answer.
-    const notRunning = await infra.databaseServices.notRunning(database.appName, generation);
+    const notRunning = await servicesOf(infra, engine, database).notRunning(database.appName, generation);
     if (notRunning === null) {
-      const check = await infra.taskExec.exec(database.appName, ready, {}).catch(() => null);
+      const check = await infra.taskExec.exec({ name: database.appName, mark: databaseMark(engine, database) }, ready, {}).catch(() => null);
       if (check?.exitCode === 0) return;
       reason = 'the engine does not accept connections yet';
     } else {
@@ -62,11 +65,12 @@ export async function deployDatabase(
   infra: Infra, engine: Engine, database: Database, log: (line: string) => void, deploymentId: string,
 ): Promise<string> {
   const profile = profileOfDatabase(infra, engine, database);
-  const before = await infra.databaseServices.spec(database.appName);
+  const services = servicesOf(infra, engine, database);
+  const before = await services.spec(database.appName);
   log(`${before ? 'Updating' : 'Creating'} the service ${database.appName} from ${profile.image}`);
   const spec = serviceSpecOf(infra, engine, database);
   // Marked with its deployment, so a restart after a crash mid-deploy puts it back (reactors' recovery).
-  const generation = await infra.databaseServices.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } });
+  const generation = await services.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } });
   try {
     await untilReady(infra, engine, database, log, generation);
   } catch (error) {
@@ -86,11 +90,11 @@ export async function deployDatabase(
 async function undo(infra: Infra, engine: Engine, database: Database, before: ServiceSpec | null, log: (line: string) => void): Promise<void> {
   const { appName } = database;
   if (!before) {
-    await infra.databaseServices.remove(appName);
+    await servicesOf(infra, engine, database).remove(appName);
     log(`Removed the service ${appName} this deployment created`);
     return;
   }
-  const generation = await infra.databaseServices.restore(appName, before);
+  const generation = await servicesOf(infra, engine, database).restore(appName, before);
   log(`Restored the previous version of ${appName} (${before.TaskTemplate.ContainerSpec.Image})`);
   // A stopped database stays stopped: nothing to wait for.
   if ((before.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated?.Replicas === 0) return;

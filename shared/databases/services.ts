@@ -3,6 +3,8 @@
 // restarted, removed, and asked why no task of it runs.
 import type { StackServiceSpec } from '../domain/compose/stack-spec.ts';
 import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
+import type { OwnerMark } from '../domain/ownership.ts';
+import { ownedServices } from '../runtime/owned-services.ts';
 
 export interface DatabaseServices {
   exists(name: string): Promise<boolean>;
@@ -31,7 +33,12 @@ export interface DatabaseServices {
 
 const generationOf = (spec: ServiceSpec) => spec.TaskTemplate.ForceUpdate ?? 0;
 
-export function databaseServicesOn(engine: ContainerEngine): DatabaseServices {
+/** One database's service: a service of its name without its mark is none of its (databaseMark). */
+export type DatabaseServicesOf = (mark: OwnerMark) => DatabaseServices;
+
+export const databaseServicesOn = (shared: ContainerEngine): DatabaseServicesOf => (mark) => databaseServices(ownedServices(shared, mark));
+
+function databaseServices(engine: ContainerEngine): DatabaseServices {
   /** Changes an existing service; null when there is none. */
   const update = async (name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<number | null> =>
     (await engine.inspectService(name)) ? generationOf((await engine.updateService(name, change)).spec) : null;

@@ -1,5 +1,6 @@
 // The container engine in swarm mode, as the reactors and the live views use it. Shapes follow the
 // engine's own API (a service spec is what the orchestrator inspects), trimmed to what Berth sets.
+import { foreignObjectReason, type EngineObjectKind } from '../domain/ownership.ts';
 
 /** Credentials for one registry; `serveraddress` is the registry's host[:port]. */
 export interface RegistryAuth {
@@ -14,6 +15,9 @@ export interface PortBinding {
   readonly PublishedPort: number;
   readonly PublishMode: 'ingress' | 'host';
 }
+
+/** The label the orchestrator puts on a task's container: its service's name. */
+export const SERVICE_LABEL = 'com.docker.swarm.service.name';
 
 /** A service spec as the orchestrator takes and answers it. */
 export interface ServiceSpec {
@@ -132,9 +136,20 @@ export class EngineError extends Error {
   }
 }
 
+/** A deploy refused: the name is taken on the engine by an object Berth did not make for the service. */
+export class ForeignObjectError extends EngineError {
+  constructor(kind: EngineObjectKind, name: string) {
+    super(foreignObjectReason(kind, name), 409);
+    this.name = 'ForeignObjectError';
+  }
+}
+
 export interface ContainerEngine {
   inspectService(name: string): Promise<ServiceInfo | null>;
-  /** Creates the service, or updates it with the whole spec at its current version; answers its id. */
+  /**
+   * Creates the service, or updates it with the whole spec at its current version; answers its id.
+   * An existing service without the owner mark the spec carries is not touched: ForeignObjectError.
+   */
   upsertService(spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo>;
   /** Changes the spec of an existing service at its current version (replicas, ForceUpdate). */
   updateService(name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<ServiceInfo>;

@@ -1,6 +1,7 @@
 // The orchestrator as a compose stack needs it beyond single services: the stack's networks, and
 // everything of one namespace found by the label the stack tool puts on it.
 import type { StackNetworkSpec, StackObjectSpec } from '../domain/compose/stack-spec.ts';
+import type { OwnerMark } from '../domain/ownership.ts';
 
 /** Secrets and configs: the engine keeps each kind apart, with the same calls. */
 export type StackObjectKind = 'secret' | 'config';
@@ -10,8 +11,8 @@ export interface StackEngine {
   ensureNetworks(networks: readonly StackNetworkSpec[]): Promise<void>;
   /** Names of the services labelled with the namespace. */
   services(namespace: string): Promise<string[]>;
-  /** Names of the networks labelled with the namespace. */
-  networks(namespace: string): Promise<string[]>;
+  /** Names of the networks labelled with the namespace (and with `mark`, when given). */
+  networks(namespace: string, mark?: OwnerMark): Promise<string[]>;
   /** Names of the volumes labelled with the namespace. */
   volumes(namespace: string): Promise<string[]>;
   /** Containers (of any state) labelled with the namespace: a stack's are gone shortly after its services. */
@@ -24,8 +25,8 @@ export interface StackEngine {
   ensureObjects(kind: StackObjectKind, objects: readonly StackObjectSpec[]): Promise<void>;
   /** The ids of the objects with these exact names; a name the engine does not hold is absent. */
   objectIds(kind: StackObjectKind, names: readonly string[]): Promise<Map<string, string>>;
-  /** Names of the objects labelled with the namespace. */
-  objects(kind: StackObjectKind, namespace: string): Promise<string[]>;
+  /** Names of the objects labelled with the namespace (and with `mark`, when given). */
+  objects(kind: StackObjectKind, namespace: string, mark?: OwnerMark): Promise<string[]>;
   /** False when there was no such object; fails while a service uses it. */
   removeObject(kind: StackObjectKind, name: string): Promise<boolean>;
 }

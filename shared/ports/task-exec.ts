@@ -1,6 +1,13 @@
 // Running a command inside the running task of a service: how a backup dumps a database where it
 // runs and a restore loads one back. The container engine adapter implements it.
 import type { Readable, Writable } from 'node:stream';
+import type { OwnerMark } from '../domain/ownership.ts';
+
+/** A service by its name, run in only when it carries `mark`: a service of that name Berth did not make for it has no task of its. */
+export interface MarkedService {
+  readonly name: string;
+  readonly mark: OwnerMark;
+}
 
 export interface ExecIo {
   /** Fed to the command's standard input, which is closed when it ends. */
@@ -25,5 +32,5 @@ export class NoRunningTaskError extends Error {
 }
 
 export interface TaskExec {
-  exec(service: string, command: readonly string[], io: ExecIo): Promise<ExecResult>;
+  exec(service: MarkedService, command: readonly string[], io: ExecIo): Promise<ExecResult>;
 }

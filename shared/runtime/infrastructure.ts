@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import type { Bus } from '../ports/bus.ts';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
-import { databaseServicesOn, type DatabaseServices } from '../databases/services.ts';
+import { databaseServicesOn, type DatabaseServicesOf } from '../databases/services.ts';
 import { dockerStacks } from '../adapters/docker/stack.ts';
 import type { StackEngine } from '../ports/stack-engine.ts';
 import type { TaskExec } from '../ports/task-exec.ts';
@@ -48,7 +48,7 @@ export interface Infrastructure {
   /** Runs commands inside the running task of a service (dumps and restores). */
   readonly taskExec: TaskExec;
   /** Database services, on the engine. */
-  readonly databaseServices: DatabaseServices;
+  readonly databaseServices: DatabaseServicesOf;
   /** A compose stack's networks and namespace on the orchestrator. */
   readonly stacks: StackEngine;
   close(): Promise<void>;

@@ -13,14 +13,19 @@ describe('engine views', () => {
   let registry: TestRegistry;
   const d = deployer();
   const SECRET = 'a database password of the app';
-  // Its command (the container's entrypoint and arguments) and health check carry secrets too.
-  const app = testApplication({
-    sourceType: 'container', containerImage: TEST_IMAGE, env: `DATABASE_PASSWORD=${SECRET}`,
-    command: `API_TOKEN='${SECRET}'; trap "exit 0" TERM; httpd -f -p 8080 -h /www & wait`,
-    healthCheckOrch: { Test: ['CMD-SHELL', `true # ${SECRET}`], Interval: 1_000_000_000 },
-  });
+  let app: ReturnType<typeof testApplication>;
+  let projectId: string;
   before(async () => {
     [berth, registry] = await Promise.all([startBerth(), startRegistry()]);
+    // The service the engine runs is the one Berth made for an application it knows (its mark).
+    ({ projectId } = await berth.ok('project.create', { name: 'views' }));
+    const { applicationId, appName } = await berth.ok('application.create', { name: 'app', projectId });
+    // Its command (the container's entrypoint and arguments) and health check carry secrets too.
+    app = testApplication({
+      applicationId, appName, sourceType: 'container', containerImage: TEST_IMAGE, env: `DATABASE_PASSWORD=${SECRET}`,
+      command: `API_TOKEN='${SECRET}'; trap "exit 0" TERM; httpd -f -p 8080 -h /www & wait`,
+      healthCheckOrch: { Test: ['CMD-SHELL', `true # ${SECRET}`], Interval: 1_000_000_000 },
+    });
     assert.equal((await deploy(d, app)).error, null);
   });
   after(async () => {
@@ -69,10 +74,7 @@ describe('engine views', () => {
   });
 
   it('shows a container\'s environment only to those who manage its service: names without values to the others', async () => {
-    // The service the engine runs is the one of an application Berth knows by that appName.
-    const { projectId } = await berth.ok('project.create', { name: 'views' });
-    const { applicationId } = await berth.ok('application.create', { name: 'app', projectId });
-    await berth.ok('application.update', { applicationId, appName: app.appName });
+    const { applicationId } = app;
     const [{ containerId }] = await berth.ok('container.getContainersByAppLabel', { appName: app.appName });
     const configOf = async (token?: string) => (await berth.call('container.getConfig', { containerId }, token ? { token } : {})).body;
     const envOf = async (token?: string) => (await configOf(token)).Config.Env as string[];

@@ -14,13 +14,16 @@ import type { ContainerSummary } from '@berth/shared/ports/container-engine';
 import { TEST_IMAGE, engine, eventually, uniqueName } from '../support/engine.ts';
 import { removeStacks } from '../support/stacks.ts';
 
-const ctx = { infra: { engine } } as unknown as Context;
+// Every container here carries the mark of the one service every appName is reserved for: what is
+// tested is the rule on names and labels (foreign-engine-objects.test.ts tests the marks).
+const OWNER = 'compose-owner-1';
+const ctx = { infra: { engine, config: { dataDir: '/nonexistent' } }, load: async () => ({ state: { owner: OWNER } }) } as unknown as Context;
 const namesOf = (found: unknown) => (found as ContainerSummary[]).map(({ name }) => name).sort();
 const byLabel = async (appName: string) => namesOf(await container.getContainersByAppLabel!({ appName }, ctx));
 const byName = async (appName: string) => namesOf(await container.getContainersByAppNameMatch!({ appName }, ctx));
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-const FILE = `version: "3.8"\nservices:\n  web:\n    image: ${TEST_IMAGE}\n`;
+const FILE = `version: "3.8"\nservices:\n  web:\n    image: ${TEST_IMAGE}\n    labels: { berth.composeId: ${OWNER} }\n`;
 
 describe('the containers of a compose service, found by its appName', () => {
   const dir = mkdtempSync(join(tmpdir(), 'berth-compose-names-'));
@@ -39,7 +42,7 @@ describe('the containers of a compose service, found by its appName', () => {
     writeFileSync(file, FILE);
     for (const namespace of stacks) docker('stack', 'deploy', '--detach=true', '-c', file, namespace);
     for (const name of projects) execFileSync('docker-compose', ['-p', name, '-f', file, 'up', '-d'], { stdio: 'ignore' });
-    for (const { name, project: label } of created) docker('create', '--name', name, '--label', `com.docker.compose.project=${label}`, TEST_IMAGE);
+    for (const { name, project: label } of created) docker('create', '--name', name, '--label', `com.docker.compose.project=${label}`, '--label', `berth.composeId=${OWNER}`, TEST_IMAGE);
     for (const namespace of stacks) {
       await eventually(`a task container of ${namespace}`, async () =>
         (await engine.listContainers({ label: `com.docker.stack.namespace=${namespace}` })).length > 0, 60_000);

@@ -14,12 +14,15 @@ const app = `${prefix}-web-1`;
 const ours = [app, `${app}.1.abc`];
 const others = [`${prefix}-web-10.1.def`, `${prefix}-web-1x`, `x${app}.1.ghi`, `${prefix}xweb-1.1.jkl`];
 
-const ctx = { infra: { engine } } as unknown as Context;
+// Every container here carries the mark of the one service every appName is reserved for: what is
+// tested is the rule on names (foreign-engine-objects.test.ts tests the marks).
+const OWNER = 'app-owner-1';
+const ctx = { infra: { engine, config: { dataDir: '/nonexistent' } }, load: async () => ({ state: { owner: OWNER } }) } as unknown as Context;
 const byAppName = async (appName: string) =>
   (await container.getContainersByAppNameMatch!({ appName }, ctx) as ContainerSummary[]).map((found) => found.name).sort();
 
 before(() => {
-  for (const name of [...ours, ...others]) execFileSync('docker', ['create', '--name', name, TEST_IMAGE], { stdio: 'ignore' });
+  for (const name of [...ours, ...others]) execFileSync('docker', ['create', '--name', name, '--label', `berth.applicationId=${OWNER}`, TEST_IMAGE], { stdio: 'ignore' });
 });
 after(() => {
   execFileSync('docker', ['rm', '-f', ...ours, ...others], { stdio: 'ignore' });

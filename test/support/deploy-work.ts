@@ -52,6 +52,7 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
       securities: async (id) => securities.get(id) ?? [],
       certificates: async () => certificates,
       forgeApp: async () => forgeApps[0] ?? null,
+      deployment: async () => null,
     },
     settings: {
       publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000,

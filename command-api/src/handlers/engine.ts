@@ -1,12 +1,13 @@
 // Live views of the container engine and the swarm: asked of the engine at each call, never
 // stored. An engine refusal answers in the spec's error shape, naming the field it concerns.
 import type { contract } from '@berth/shared/contract/index';
-import { DomainError, conflict, notFound } from '@berth/shared/errors';
+import { badRequest, conflict, notFound } from '@berth/shared/errors';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { NAMESPACE_LABEL } from '@berth/shared/domain/compose/stack-spec';
-import { composeProjectName } from '@berth/shared/domain/compose/project-name';
-import { EngineError, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
+import { PROJECT_LABEL, composeProjectName } from '@berth/shared/domain/compose/project-name';
+import { EngineError, SERVICE_LABEL, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
 import type { Context } from '../context.ts';
+import { isContainerOfService, serviceIdOf } from './container-owner.ts';
 import type { GroupHandlers } from './kit.ts';
 
 /** The engine's refusal as an answer: unknown is NOT_FOUND naming `field`, the rest BAD_REQUEST with its reason. */
@@ -16,16 +17,14 @@ export async function askEngine<T>(ask: () => Promise<T>, field: string, what: s
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     if (error.status === 404) throw notFound(field, what);
-    throw new DomainError('BAD_REQUEST', `The container engine refused: ${error.message}`, [{ message: error.message, path: field }]);
+    throw badRequest(field, `was refused by the container engine: ${error.message}`);
   }
 }
 
 const engineOf = (ctx: Context) => ctx.infra.engine;
 
-// Who a container runs for, as the engine and the compose tool label it: a swarm service (an
-// application's, a database's, a stack's `<stack>_<service>`), a stack, a compose project.
-const SERVICE_LABEL = 'com.docker.swarm.service.name';
-const PROJECT_LABEL = 'com.docker.compose.project';
+// Who a container runs for, as the engine and the compose tool label it (SERVICE_LABEL, PROJECT_LABEL):
+// a swarm service (an application's, a database's, a stack's `<stack>_<service>`), a stack, a compose project.
 
 /**
  * An application's own container is named after it; its swarm tasks' are `<appName>.<slot>.<taskid>`.
@@ -40,13 +39,19 @@ const isContainerOf = (appName: string) => {
     || (labels?.[PROJECT_LABEL] === project && (name.startsWith(`${project}_`) || name.startsWith(`${project}-`)));
 };
 
-/** The containers of the swarm service, the stack or the compose project `appName`, each once. */
+/** Of `found`, the containers Berth made for its service `appName`: none when no service of Berth's has the name. */
+async function ownedBy(ctx: Context, appName: string, found: readonly ContainerSummary[]): Promise<ContainerSummary[]> {
+  const serviceId = await serviceIdOf(ctx, appName);
+  return serviceId === null ? [] : found.filter((container) => isContainerOfService(ctx, container.labels, appName, serviceId));
+}
+
+/** The containers of the swarm service, the stack or the compose project `appName`, each once: Berth's for that service only. */
 async function labelledFor(ctx: Context, appName: string): Promise<ContainerSummary[]> {
   // The engine ANDs the labels of one filter: one list for each label.
   const labels = [`${SERVICE_LABEL}=${appName}`, `${NAMESPACE_LABEL}=${appName}`, `${PROJECT_LABEL}=${composeProjectName(appName)}`];
   const lists = await Promise.all(labels.map((label) =>
     askEngine(() => engineOf(ctx).listContainers({ label }), 'appName', 'Container')));
-  return [...new Map(lists.flat().map((found) => [found.containerId, found])).values()];
+  return ownedBy(ctx, appName, [...new Map(lists.flat().map((found) => [found.containerId, found])).values()]);
 }
 
 /** The join command a node runs to enter this swarm. */
@@ -64,7 +69,7 @@ export const cluster: GroupHandlers<typeof contract.cluster> = {
     const nodes = await askEngine(() => engineOf(ctx).listNodes(), 'nodeId', 'Node');
     const node = nodes.find((candidate) => candidate.id === input.nodeId);
     if (!node) throw notFound('nodeId', 'Node');
-    if (node.role === 'manager') throw conflict('The node is a manager; only workers are removed here', 'nodeId');
+    if (node.role === 'manager') throw conflict('names a manager node: only workers are removed here', 'nodeId');
     // Drained first, so its tasks move to the other nodes before it leaves.
     await askEngine(() => engineOf(ctx).drainNode(node.id), 'nodeId', 'Node');
     await askEngine(() => engineOf(ctx).removeNode(node.id), 'nodeId', 'Node');
@@ -86,8 +91,9 @@ async function managesContainerOf(ctx: Context, labels: Record<string, string> |
   if (ctx.seesAll) return true;
   const name = runtimeNameOf(labels);
   if (name === undefined) return false;
-  const { state } = await ctx.load(reservationAggregate, reservationKey('appName', name));
-  return state !== null && ctx.canSeeService(state.owner);
+  // A container of another's object that carries the name is not the service's to show.
+  const serviceId = await serviceIdOf(ctx, name);
+  return serviceId !== null && ctx.canSeeService(serviceId) && isContainerOfService(ctx, labels, name, serviceId);
 }
 
 type Inspected = {
@@ -120,8 +126,8 @@ export const container: GroupHandlers<typeof contract.container> = {
     if (!config) throw notFound('containerId', 'Container');
     return shownConfig(ctx, config);
   },
-  getContainersByAppNameMatch: async (input, ctx) =>
-    (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName)),
+  getContainersByAppNameMatch: async (input, ctx) => ownedBy(ctx, input.appName,
+    (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName))),
   getContainersByAppLabel: async (input, ctx) => labelledFor(ctx, input.appName),
 };
 

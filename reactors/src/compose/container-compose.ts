@@ -13,6 +13,7 @@ import type { ComposeDeps } from './deps.ts';
 import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 import { registryLogins } from './registries.ts';
+import { claimProject } from './project.ts';
 
 const NO_SIGNAL = new AbortController().signal;
 const quiet = () => {};
@@ -85,6 +86,7 @@ export function deployArguments(command: string): string[] {
 export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
   const args = deployArguments(work.compose.command);
   if (args !== UP) work.log(`Running the compose tool with the service's command: ${args.join(' ')}`);
+  await claimProject(deps, work.compose);
   await compose(deps, work.compose, fetched.file, args, work);
   return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };
 }

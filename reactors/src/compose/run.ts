@@ -11,6 +11,7 @@ import { composeUp, interpolationEnv } from './container-compose.ts';
 import { projectContainers, removeProject, stopProject } from './project.ts';
 import { fetchComposeFile } from './source.ts';
 import { deployStack, removeStack, stopStack } from './stack.ts';
+import { stackServices } from './stack-owner.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import { restoreInterrupted } from '../deployer/rollout.ts';
 import type { ComposeActions, ComposeWork, InterruptedComposeWork, RunComposeDeployment } from './work.ts';
@@ -18,9 +19,9 @@ import type { ComposeActions, ComposeWork, InterruptedComposeWork, RunComposeDep
 type Kind = Compose['composeType'];
 const OTHER: Record<Kind, Kind> = { stack: 'container-compose', 'container-compose': 'stack' };
 
-/** Whether the engine holds anything of the service as this kind: a stack's services, a project's containers. */
+/** Whether the engine holds anything of the service as this kind: a stack's services, a project's containers (its own only). */
 async function holds(deps: ComposeDeps, compose: Compose, kind: Kind): Promise<boolean> {
-  const found = kind === 'stack' ? await deps.stacks.services(compose.appName) : await projectContainers(deps, compose);
+  const found = kind === 'stack' ? (await stackServices(deps, compose)).own : await projectContainers(deps, compose);
   return found.length > 0;
 }
 

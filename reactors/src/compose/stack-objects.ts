@@ -2,6 +2,7 @@
 // service's references given their ids, and the ones no service uses any more removed after.
 import type { StackServiceSpec, StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { StackObjectKind } from '@berth/shared/ports/stack-engine';
+import type { OwnerMark } from '@berth/shared/domain/ownership';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { ComposeDeps } from './deps.ts';
 
@@ -52,9 +53,9 @@ export async function pruneObjects(deps: ComposeDeps, spec: StackSpec, services:
   }
 }
 
-/** Every secret and config of the namespace: its services are gone. One another stack still uses (shared through `name:`) stays. */
-export async function removeObjects(deps: ComposeDeps, namespace: string): Promise<void> {
+/** Every secret and config of the namespace (with `mark`, when given): its services are gone. One another stack still uses (shared through `name:`) stays. */
+export async function removeObjects(deps: ComposeDeps, namespace: string, mark?: OwnerMark): Promise<void> {
   for (const kind of OBJECT_KINDS) {
-    for (const name of await deps.stacks.objects(kind, namespace)) await deps.stacks.removeObject(kind, name).catch(() => false);
+    for (const name of await deps.stacks.objects(kind, namespace, mark)) await deps.stacks.removeObject(kind, name).catch(() => false);
   }
 }

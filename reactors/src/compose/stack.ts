@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
-import type { ServiceSpec } from '@berth/shared/ports/container-engine';
+import { SERVICE_LABEL, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
-import { DeploymentFailure } from '../deployer/env.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
@@ -17,6 +16,7 @@ import { registryAuths } from './registries.ts';
 import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
 import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
+import { claimStack, composeMark, stackServices } from './stack-owner.ts';
 
 /**
  * The spec of the fetched file. The files it names start from its own folder, as the compose tools
@@ -28,13 +28,14 @@ function specOf(deps: ComposeDeps, compose: Compose, fetched: FetchedCompose): S
     return found === null ? null : readFileSync(found);
   };
   return readingTheFile(() => stackSpec(fetched.text, {
-    appName: compose.appName, env: compose.env, publishMode: deps.settings.publishMode, read,
+    appName: compose.appName, composeId: compose.composeId, env: compose.env, publishMode: deps.settings.publishMode, read,
   }));
 }
 
 export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
   const spec = specOf(deps, work.compose, fetched);
   if (spec.ignored.length > 0) work.log(`A stack does not use, so ignores: ${spec.ignored.join(', ')}`);
+  await claimStack(deps, work.compose, spec.services.map((service) => service.Name), work.log);
   await deps.stacks.ensureNetworks(spec.networks);
   if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
   const services = await withObjects(deps, spec, work.log);
@@ -54,7 +55,7 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
     throw failed.reason;
   }
   const wanted = new Set(services.map((service) => service.Name));
-  for (const name of (await deps.stacks.services(spec.namespace)).filter((name) => !wanted.has(name))) {
+  for (const name of (await stackServices(deps, work.compose)).own.filter((name) => !wanted.has(name))) {
     await deps.engine.removeService(name);
     work.log(`Removed the service ${name}: it is not in the compose file any more`);
   }
@@ -64,7 +65,7 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
 
 /** Replicated services scaled to 0 (a global one has no scale: it is removed; a deploy brings it back). */
 export async function stopStack(deps: ComposeDeps, compose: Compose): Promise<void> {
-  const names = await deps.stacks.services(compose.appName);
+  const names = (await stackServices(deps, compose)).own;
   for (const name of names) {
     const info = await deps.engine.inspectService(name);
     if (info && (info.spec.Mode as { Global?: object } | undefined)?.Global) await deps.engine.removeService(name);
@@ -76,15 +77,24 @@ export async function stopStack(deps: ComposeDeps, compose: Compose): Promise<vo
   });
 }
 
-/** Services, then (once their containers are gone) networks, secrets and configs; named volumes are kept, as the stack tool keeps them. */
+/**
+ * Its services, then (once their containers are gone) networks, secrets and configs; named volumes
+ * are kept, as the stack tool keeps them. Another's services of the namespace stay, and so do the
+ * objects that lack this compose's mark (one made before the marks goes once no service is left).
+ */
 export async function removeStack(deps: ComposeDeps, compose: Compose): Promise<void> {
   const namespace = compose.appName;
-  for (const name of await deps.stacks.services(namespace)) await deps.engine.removeService(name);
-  await until(deps, `the containers of ${namespace} to go`, async () => (await deps.stacks.containers(namespace)) === 0);
+  const { own, foreign } = await stackServices(deps, compose);
+  for (const name of own) await deps.engine.removeService(name);
+  await until(deps, `the containers of ${namespace} to go`, async () => {
+    for (const name of own) if ((await deps.engine.listContainers({ label: `${SERVICE_LABEL}=${name}` })).length > 0) return false;
+    return true;
+  });
+  const mark = foreign.length > 0 ? composeMark(compose) : undefined;
   // An overlay network is released a moment after the last container left it: tried until it goes.
   await until(deps, `the networks of ${namespace} to go`, async () => {
-    for (const name of await deps.stacks.networks(namespace)) await deps.stacks.removeNetwork(name).catch(() => false);
-    return (await deps.stacks.networks(namespace)).length === 0;
+    for (const name of await deps.stacks.networks(namespace, mark)) await deps.stacks.removeNetwork(name).catch(() => false);
+    return (await deps.stacks.networks(namespace, mark)).length === 0;
   });
-  await removeObjects(deps, namespace);
+  await removeObjects(deps, namespace, mark);
 }

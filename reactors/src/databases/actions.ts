@@ -3,7 +3,7 @@
 // one stopped first), then its service removed (and its data volume, when the operator says so),
 // then its deployment records pruned.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { removeDataVolume, serviceSpecOf, untilReady } from '@berth/shared/databases/runtime';
+import { removeDataVolume, serviceSpecOf, servicesOf, untilReady } from '@berth/shared/databases/runtime';
 import { databaseAggregates, eventTypeOf, type Database } from '@berth/shared/domain/database/database';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -17,9 +17,9 @@ const deployed = (found: boolean, database: Database) => {
 };
 
 function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Database> {
-  const services = infra.databaseServices;
   return {
     async start(database) {
+      const services = servicesOf(infra, engine, database);
       deployed(await services.exists(database.appName), database);
       // From its settings as they are now, as its one replica: a port changed or removed while it
       // was stopped is published as saved, not as it was (the old one may be another's by now).
@@ -27,17 +27,19 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
       await untilReady(infra, engine, database, undefined, generation);
     },
     async stop(database) {
+      const services = servicesOf(infra, engine, database);
       deployed(await services.scale(database.appName, 0), database);
       // Answered once its container is gone (it has a grace period to flush), as an application's stop.
       await untilStopped({ engine: infra.engine, settings: infra.config }, database.appName);
     },
     async reload(database) {
+      const services = servicesOf(infra, engine, database);
       const generation = await services.restart(database.appName);
       deployed(generation !== null, database);
       await untilReady(infra, engine, database, undefined, generation!);
     },
     async remove(database) {
-      await services.remove(database.appName);
+      await servicesOf(infra, engine, database).remove(database.appName);
       // Retried by the bus while the volume stays in use past removeDataVolume's bound.
       if (infra.config.removeDatabaseVolumes) await removeDataVolume(infra, database.appName);
     },

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { ServiceSpec } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
+import { ownedServices } from '@berth/shared/runtime/owned-services';
 import type { DeployerDeps, DeployerSettings } from './deps.ts';
+import { appMark } from './service-spec.ts';
 import { localRepository, registryRepository } from './images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
@@ -37,11 +39,15 @@ export async function until(deps: EngineWait, what: string, done: () => Promise<
   throw new Error(`timed out after ${deps.settings.taskStartTimeoutMs} ms waiting for ${what}`);
 }
 
-export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
+/** The deps as one application acts through them: a service of its name it did not make is not its. */
+const forApp = (deps: DeployerDeps, app: Application): DeployerDeps => ({ ...deps, engine: ownedServices(deps.engine, appMark(app)) });
+
+export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
   return {
-    start: (app) => scale(deps, app, app.replicas),
-    stop: (app) => scale(deps, app, 0),
+    start: (app) => scale(forApp(shared, app), app, app.replicas),
+    stop: (app) => scale(forApp(shared, app), app, 0),
     async reload(app) {
+      const deps = forApp(shared, app);
       // Same spec, new tasks: the image is not rebuilt nor pulled again.
       const info = await deps.engine.updateService(app.appName, (spec) => ({
         ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 },
@@ -49,10 +55,13 @@ export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
       await waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
     },
     async remove(app) {
+      const deps = forApp(shared, app);
       await deps.engine.removeService(app.appName);
-      // Its containers go away shortly after it; only then are its images free to remove.
+      // Its containers go away shortly after it; only then are its images free to remove. Its own,
+      // by its mark: a service of the same name it did not make stays, and so do its containers.
+      const { label, value } = appMark(app);
       await until(deps, `the containers of ${app.appName} to go`, async () =>
-        (await deps.engine.listContainers({ label: `com.docker.swarm.service.name=${app.appName}` })).length === 0);
+        (await deps.engine.listContainers({ label: `${label}=${value}` })).length === 0);
       const registry = app.registryId ? await deps.records.registry(app.registryId) : null;
       const repositories = [localRepository(app), ...(registry ? [registryRepository(app, registry)] : [])];
       for (const repository of repositories) {
@@ -63,8 +72,8 @@ export function serviceActionsWith(deps: DeployerDeps): ServiceActions {
     },
     async pruneImages(app, images) {
       // The spec may pin the image by digest (`name:tag@sha256:…`): compare without it.
-      const running = (await deps.engine.inspectService(app.appName))?.spec.TaskTemplate.ContainerSpec.Image.split('@')[0];
-      for (const image of images) if (image !== running) await deps.engine.removeImage(image);
+      const running = (await shared.engine.inspectService(app.appName))?.spec.TaskTemplate.ContainerSpec.Image.split('@')[0];
+      for (const image of images) if (image !== running) await shared.engine.removeImage(image);
     },
   };
 }

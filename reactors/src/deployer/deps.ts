@@ -1,6 +1,5 @@
 // What the deployment work needs from the rest of Berth: the engine, the instance's secret box to
 // open sealed credentials, the records it reads beside the application, and its settings.
-import { join } from 'node:path';
 import type { Certificate } from '@berth/shared/domain/certificate/certificate';
 import type { Port } from '@berth/shared/domain/port/port';
 import type { Redirect } from '@berth/shared/domain/redirect/redirect';
@@ -10,6 +9,8 @@ import type { SecretBox } from '@berth/shared/crypto/secrets';
 import type { ContainerEngine } from '@berth/shared/ports/container-engine';
 import type { ForgeSettings } from '@berth/shared/domain/forge/forge';
 import { FORGE_ID } from '@berth/shared/domain/forge/forge';
+import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
+import type { Deployment } from '@berth/shared/domain/deployment/record';
 import type { Forge } from '@berth/shared/ports/forge';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -35,6 +36,8 @@ export interface DeployerRecords {
   certificates(): Promise<Certificate[]>;
   /** The forge app Berth acts as, when an admin configured one. */
   forgeApp(): Promise<ForgeSettings | null>;
+  /** A deployment's record: whose it was (an engine object it wrote names it). */
+  deployment(deploymentId: string): Promise<Pick<Deployment, 'composeId'> | null>;
 }
 
 export interface DeployerDeps {
@@ -59,6 +62,7 @@ export function recordsOf(readStore: ReadStore): DeployerRecords {
     securities: childrenOf<Security>('security'),
     certificates: async () => oldestFirst<Certificate>(await readStore.all('certificate')),
     forgeApp: async () => (await readStore.get('forge', FORGE_ID)) as ForgeSettings | null,
+    deployment: async (deploymentId) => (await readStore.get('deployment', deploymentId)) as Deployment | null,
   };
 }
 
@@ -72,7 +76,7 @@ export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
     settings: {
       publishMode: infra.config.publishMode,
       taskStartTimeoutMs: infra.config.taskStartTimeoutMs,
-      sourcesDir: join(infra.config.dataDir, 'sources'),
+      sourcesDir: sourcesDirOf(infra.config.dataDir),
       proxyDir: infra.config.proxyDir,
     },
   };

@@ -3,6 +3,7 @@
 import type { Application } from '@berth/shared/domain/application/record';
 import type { Port } from '@berth/shared/domain/port/port';
 import type { PortBinding, Resources, ServiceSpec } from '@berth/shared/ports/container-engine';
+import { APPLICATION_MARK, type OwnerMark } from '@berth/shared/domain/ownership';
 
 export interface SpecInputs {
   readonly image: string;
@@ -11,9 +12,12 @@ export interface SpecInputs {
   readonly publishMode: 'host' | 'ingress';
 }
 
+/** The label that says Berth made a service or container for this application. */
+export const appMark = (app: Pick<Application, 'applicationId'>): OwnerMark => ({ label: APPLICATION_MARK, value: app.applicationId });
+
 /** Labels Berth puts on every service it runs, to find an application's services and containers. */
 export const appLabels = (app: Pick<Application, 'appName' | 'applicationId'>) => ({
-  'berth.appName': app.appName, 'berth.applicationId': app.applicationId,
+  'berth.appName': app.appName, [APPLICATION_MARK]: app.applicationId,
 });
 
 /** Memory in bytes and CPU in nano-CPUs, the orchestrator's units, as the reference stores them. */

@@ -3,14 +3,17 @@
 // flat), standard error kept to its last lines, and the exit code read back.
 import { Writable, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { listTasks } from './services.ts';
-import { NoRunningTaskError, type ExecIo, type ExecResult, type TaskExec } from '../../ports/task-exec.ts';
+import { inspectService, listTasks } from './services.ts';
+import { isMarked } from '../../domain/ownership.ts';
+import { NoRunningTaskError, type ExecIo, type ExecResult, type MarkedService, type TaskExec } from '../../ports/task-exec.ts';
 
 const STDERR_TAIL = 4096;
 
-/** The container of a running task of `service` on this engine, or null. */
-async function runningContainer(docker: Docker, service: string): Promise<string | null> {
-  const running = (await listTasks(docker, service)).find((task) =>
+/** The container of a running task of `service` on this engine, or null (also when the service of that name is not the one marked). */
+async function runningContainer(docker: Docker, service: MarkedService): Promise<string | null> {
+  const info = await inspectService(docker, service.name);
+  if (!info || !isMarked(info.spec.Labels, service.mark)) return null;
+  const running = (await listTasks(docker, service.name)).find((task) =>
     task.desiredState === 'running' && task.state === 'running' && task.containerId);
   return running?.containerId ?? null;
 }
@@ -49,7 +52,7 @@ export function dockerTaskExec(docker: Docker): TaskExec {
         if (error.statusCode === 404) return null;
         throw error;
       });
-      if (!containerId) throw new NoRunningTaskError(service);
+      if (!containerId) throw new NoRunningTaskError(service.name);
       const exec = await docker.getContainer(containerId).exec({
         Cmd: [...command], AttachStdout: true, AttachStderr: true, AttachStdin: Boolean(io.stdin),
       });

@@ -1,8 +1,9 @@
 // Swarm services and their tasks. An update sends the whole spec at the version it was read at.
 import type Docker from 'dockerode';
-import type {
-  RegistryAuth, ServiceInfo, ServiceSpec, TaskInfo, TaskState,
+import {
+  ForeignObjectError, type RegistryAuth, type ServiceInfo, type ServiceSpec, type TaskInfo, type TaskState,
 } from '../../ports/container-engine.ts';
+import { isMarked, markIn } from '../../domain/ownership.ts';
 import { answered, engineError, foundBy, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
@@ -65,6 +66,9 @@ async function write(docker: Docker, current: ServiceInfo, spec: ServiceSpec, au
 
 export async function upsertService(docker: Docker, spec: ServiceSpec, auth?: RegistryAuth): Promise<ServiceInfo> {
   const current = await inspectService(docker, spec.Name);
+  // Decided here, for every caller: a spec of a Berth service never goes over another's service.
+  const mark = markIn(spec.Labels);
+  if (current && mark && !isMarked(current.spec.Labels, mark)) throw new ForeignObjectError('swarm service', spec.Name);
   if (!current) {
     try {
       const created = await docker.createService(registryAuth(auth), spec as never);

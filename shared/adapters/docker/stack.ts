@@ -1,12 +1,10 @@
 // StackEngine on dockerode: networks, and what carries a stack's namespace label.
 import type Docker from 'dockerode';
-import { NAMESPACE_LABEL } from '../../domain/compose/stack-spec.ts';
 import type { StackEngine } from '../../ports/stack-engine.ts';
 import { foundBy, fromEngine, writtenByEngine } from './progress.ts';
 import { pathName } from './names.ts';
-import { dockerStackObjects } from './stack-objects.ts';
+import { dockerStackObjects, labelled } from './stack-objects.ts';
 
-const labelled = (namespace: string) => ({ label: [`${NAMESPACE_LABEL}=${namespace}`] });
 
 export function dockerStacks(docker: Docker): StackEngine {
   return {
@@ -18,7 +16,7 @@ export function dockerStacks(docker: Docker): StackEngine {
     },
     services: async (namespace) =>
       (await fromEngine(() => docker.listServices({ filters: labelled(namespace) }))).map((service) => service.Spec?.Name ?? service.ID ?? ''),
-    networks: async (namespace) => (await fromEngine(() => docker.listNetworks({ filters: labelled(namespace) }))).map((network) => network.Name),
+    networks: async (namespace, mark) => (await fromEngine(() => docker.listNetworks({ filters: labelled(namespace, mark) }))).map((network) => network.Name),
     volumes: async (namespace) => ((await fromEngine(() => docker.listVolumes({ filters: labelled(namespace) }))).Volumes ?? []).map((volume) => volume.Name),
     containers: async (namespace) => (await fromEngine(() => docker.listContainers({ all: true, filters: labelled(namespace) }))).length,
     removeNetwork: (name) => foundBy(() => docker.getNetwork(pathName('network', name)).remove()),

@@ -7,11 +7,14 @@ import { composeFileProblem } from './compose-file.ts';
 import { declaredObjects, type ReadComposeFile } from './stack-objects.ts';
 import { unusedKeys } from './stack-options.ts';
 import { serviceSpec, type ServiceContext } from './stack-service.ts';
+import { COMPOSE_MARK } from '../ownership.ts';
 import { NAMESPACE_LABEL, type StackNetworkSpec, type StackSpec, type VolumeOptions } from './stack-spec.ts';
 import { asMap, envMap, interpolateAll, isMap, labelMap } from './values.ts';
 
 export interface StackOptions {
   readonly appName: string;
+  /** The compose service's id: every object of the stack carries it, Berth's mark that it made the object for it. */
+  readonly composeId?: string;
   /** The service's env text: the file's ${VARIABLES}, and secrets `environment:` reads. */
   readonly env?: string | null;
   readonly publishMode?: 'ingress' | 'host';
@@ -45,7 +48,7 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   const env = envMap(options.env);
   const file = asMap(interpolateAll(parsedWithFileModes(text), env));
   const namespace = options.appName;
-  const labels = { [NAMESPACE_LABEL]: namespace };
+  const labels = { [NAMESPACE_LABEL]: namespace, ...(options.composeId !== undefined && { [COMPOSE_MARK]: options.composeId }) };
   const scoped = (name: string) => `${namespace}_${name}`;
   const declared = (key: string) => asMap(file[key]);
 

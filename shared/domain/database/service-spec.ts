@@ -4,15 +4,19 @@
 import type { Engine } from '../../contract/databases.ts';
 import type { StackServiceSpec } from '../compose/stack-spec.ts';
 import { envMap, words } from '../compose/values.ts';
-import type { DatabaseFields } from './database.ts';
+import { DATABASE_MARK, LEGACY_DATABASE_LABEL, type OwnerMark } from '../ownership.ts';
+import { idFieldOf, type DatabaseFields, type DatabaseKey } from './database.ts';
 import type { EngineProfile, OpenCredentials } from './profile.ts';
 
-export const DATABASE_LABEL = 'berth.database';
+/** The database's own mark, and the engine's kind that services made before the mark carry alone. */
+export const databaseMark = (engine: Engine, database: DatabaseKey): OwnerMark => ({
+  label: DATABASE_MARK, value: database[idFieldOf(engine)] ?? '', legacy: { label: LEGACY_DATABASE_LABEL, value: engine },
+});
 
 /** The volume a database keeps its data in; it outlives the service unless removed on purpose. */
 export const dataVolumeOf = (appName: string) => `${appName}-data`;
 
-type Fields = Pick<DatabaseFields, 'appName' | 'command' | 'env' | 'externalPort' | 'memoryLimit' | 'memoryReservation' | 'cpuLimit' | 'cpuReservation'>;
+type Fields = DatabaseKey & Pick<DatabaseFields, 'appName' | 'command' | 'env' | 'externalPort' | 'memoryLimit' | 'memoryReservation' | 'cpuLimit' | 'cpuReservation'>;
 
 /** Bytes and nano-CPUs, the orchestrator's units, as the reference stores them (as applications do). */
 const resources = (memory: number | null, cpus: number | null) => ({
@@ -23,7 +27,8 @@ const resources = (memory: number | null, cpus: number | null) => ({
 export function databaseServiceSpec(engine: Engine, database: Fields, credentials: OpenCredentials, profile: EngineProfile, replicas = 1): StackServiceSpec {
   // The user's env adds to the engine's contract and may override it (a tuning variable, say).
   const env = { ...profile.environment(credentials), ...envMap(database.env) };
-  const labels = { [DATABASE_LABEL]: engine };
+  const mark = databaseMark(engine, database);
+  const labels = { [LEGACY_DATABASE_LABEL]: engine, [mark.label]: mark.value };
   return {
     Name: database.appName,
     Labels: labels,

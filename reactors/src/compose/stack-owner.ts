@@ -1,0 +1,60 @@
+// Which services of a stack's namespace are this compose service's. Since stacks carry Berth's mark,
+// a service is its when it carries the compose's id; one made before that carries only the
+// namespace, and is its when the deployment that wrote it (every rollout labels its service with
+// its deployment) was this compose's. Anything else in the namespace is another's stack: a deploy
+// fails without touching it, and stop and delete leave it alone.
+import type { Compose } from '@berth/shared/domain/compose/compose';
+import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
+import { COMPOSE_MARK, foreignObjectReason, isMarked, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
+import type { ServiceInfo } from '@berth/shared/ports/container-engine';
+import { DeploymentFailure } from '../deployer/env.ts';
+import type { ComposeDeps } from './deps.ts';
+
+export const composeMark = (compose: Pick<Compose, 'composeId'>): OwnerMark => ({ label: COMPOSE_MARK, value: compose.composeId });
+
+type Owner = 'own' | 'unmarked' | 'foreign';
+
+async function ownerOf(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, info: ServiceInfo): Promise<Owner> {
+  const labels = info.spec.Labels;
+  if (isMarked(labels, composeMark(compose))) return 'own';
+  if (markIn(labels) !== null) return 'foreign';
+  const deploymentId = labels?.[DEPLOYMENT_LABEL];
+  const wroteIt = deploymentId !== undefined && (await deps.records.deployment(deploymentId))?.composeId === compose.composeId;
+  return wroteIt ? 'unmarked' : 'foreign';
+}
+
+export interface StackServices {
+  /** This compose's, marked or made before the marks. */
+  readonly own: readonly string[];
+  /** This compose's, made before the marks. */
+  readonly unmarked: readonly string[];
+  readonly foreign: readonly string[];
+}
+
+/** The services of the namespace `compose.appName`, and of `names` too (a service named so outside it is no less in the way). */
+export async function stackServices(deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[] = []): Promise<StackServices> {
+  const found = { own: [] as string[], unmarked: [] as string[], foreign: [] as string[] };
+  for (const name of new Set([...await deps.stacks.services(compose.appName), ...names])) {
+    const info = await deps.engine.inspectService(name);
+    if (!info) continue;
+    const owner = await ownerOf(deps, compose, info);
+    if (owner !== 'foreign') found.own.push(name);
+    if (owner === 'unmarked') found.unmarked.push(name);
+    if (owner === 'foreign') found.foreign.push(name);
+  }
+  return found;
+}
+
+/**
+ * Before a deploy touches anything: a service of the stack that is not this compose's fails it; one
+ * made before the marks gets the mark (its labels only: its tasks do not roll), so the rollout may update it.
+ */
+export async function claimStack(deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void): Promise<void> {
+  const { foreign, unmarked } = await stackServices(deps, compose, names);
+  if (foreign.length > 0) throw new DeploymentFailure(foreignObjectReason('stack', compose.appName));
+  const mark = composeMark(compose);
+  for (const name of unmarked) {
+    await deps.engine.updateService(name, (spec) => ({ ...spec, Labels: { ...spec.Labels, [mark.label]: mark.value } }));
+    log(`Marked the service ${name}, deployed before Berth marked its stacks, as this service's`);
+  }
+}

@@ -1,0 +1,51 @@
+// Berth finds a service's engine objects by the service's appName, which its user chooses: a name
+// alone may be an operator's swarm service, stack or compose project. Berth acts on an object it
+// finds by name only when the object carries the mark Berth put on it for that very service.
+
+/** The label naming, on each engine object Berth makes, the service it made it for; its value is the service's id. */
+export const APPLICATION_MARK = 'berth.applicationId';
+export const DATABASE_MARK = 'berth.databaseId';
+export const COMPOSE_MARK = 'berth.composeId';
+/** Databases' services carried only their engine's kind before they carried their id. */
+export const LEGACY_DATABASE_LABEL = 'berth.database';
+
+const MARK_LABELS = [APPLICATION_MARK, DATABASE_MARK, COMPOSE_MARK] as const;
+
+type Labels = Readonly<Record<string, string>> | null | undefined;
+
+export interface OwnerMark {
+  readonly label: string;
+  readonly value: string;
+  /** A label and value that objects made before marks existed carry instead: accepted only when no mark label is there. */
+  readonly legacy?: { readonly label: string; readonly value: string };
+}
+
+/** Whether an object with `labels` is the one Berth made for the service `mark` names. */
+export function isMarked(labels: Labels, mark: OwnerMark): boolean {
+  if (labels?.[mark.label] === mark.value) return true;
+  const unmarked = !MARK_LABELS.some((label) => labels?.[label] !== undefined);
+  return unmarked && mark.legacy !== undefined && labels?.[mark.legacy.label] === mark.legacy.value;
+}
+
+/** The mark a spec Berth writes carries (with its legacy form when the spec carries that too); null for a spec of no service. */
+export function markIn(labels: Labels): OwnerMark | null {
+  const label = MARK_LABELS.find((candidate) => labels?.[candidate] !== undefined);
+  if (!label) return null;
+  const legacy = label === DATABASE_MARK && labels?.[LEGACY_DATABASE_LABEL] !== undefined
+    ? { label: LEGACY_DATABASE_LABEL, value: labels[LEGACY_DATABASE_LABEL]! } : undefined;
+  return { label, value: labels![label]!, ...(legacy && { legacy }) };
+}
+
+/** Labels a user gave, without Berth's marks: a file's labels cannot claim another service's objects. */
+export const withoutMarks = (labels: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(labels).filter(([label]) => !(MARK_LABELS as readonly string[]).includes(label)));
+
+/** Whether an object is marked for the service whose id is `ownerId`, whatever its kind (ids are unique across kinds). */
+export const isMarkedForId = (labels: Labels, ownerId: string): boolean =>
+  MARK_LABELS.some((label) => labels?.[label] === ownerId);
+
+export type EngineObjectKind = 'swarm service' | 'stack' | 'compose project';
+
+/** Why a deploy touches nothing: the name is taken on the engine by an object that is not this service's. */
+export const foreignObjectReason = (kind: EngineObjectKind, name: string): string =>
+  `a ${kind} named ${name} exists on the engine that Berth did not make for this service: rename the service or remove it`;
