@@ -9,6 +9,7 @@ import { registryAggregate } from './registry/registry.ts';
 import { backupAggregate } from './backup/backup.ts';
 import { destinationAggregate } from './destination/destination.ts';
 import { certificateAggregate } from './certificate/certificate.ts';
+import { certificateFolderAggregate } from './certificate/folder.ts';
 import { applicationAggregate } from './application/application.ts';
 import { portAggregate } from './port/port.ts';
 import { redirectAggregate } from './redirect/redirect.ts';
@@ -30,7 +31,7 @@ export interface Lookup {
 
 export const aggregates: readonly AnyAggregate[] = [
   projectAggregate, reservationAggregate, usageAggregate, accountAggregate, sessionAggregate,
-  registryAggregate, backupAggregate, destinationAggregate, certificateAggregate,
+  registryAggregate, backupAggregate, destinationAggregate, certificateAggregate, certificateFolderAggregate,
   applicationAggregate, portAggregate, redirectAggregate, securityAggregate,
   composeAggregate, ...Object.values(databaseAggregates), deploymentAggregate, backupRunAggregate,
   subscriptionAggregate, deliveryAggregate, forgeAggregate,

@@ -1,6 +1,7 @@
 // Unique names claimed in the log, as the API and the reactors both claim them: through the
 // reservation decider, by whatever runs its commands where they are (a request's context, a
 // reactor's report). Claimed one by one, so that a refusal lets go of the ones just taken.
+import { DomainError } from '../errors.ts';
 import { reservationAggregate, reservationKey, type ReservationCommand } from '../domain/reservation/reservation.ts';
 
 export type ReservationScope = Parameters<typeof reservationKey>[0];
@@ -17,7 +18,8 @@ export async function releaseEach(run: RunReservation, scope: ReservationScope, 
 
 /**
  * Claims each of `names` for `owner` (CONFLICT naming `field` when another holds one); on a
- * refusal, lets go of the ones it took and throws what `refused` makes of it (the refusal itself by default).
+ * refusal, lets go of the ones it took and throws what `refused` makes of it (the refusal itself by default);
+ * any other failure is thrown as it is.
  */
 export async function claimEach(
   run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string,
@@ -30,7 +32,8 @@ export async function claimEach(
       await run(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field } });
     } catch (error) {
       await releaseEach(run, scope, taken, owner);
-      throw refused(name, error);
+      // Only a refusal (another owner holds the name) is `refused`'s to word: an outage stays itself.
+      throw error instanceof DomainError && error.code === 'CONFLICT' ? refused(name, error) : error;
     }
     taken.push(name);
   }

@@ -2,6 +2,7 @@
 // application that follows its repository's default branch, and what no token or push can do.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { contract } from '@berth/shared/contract/index';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 
 describe('push to deploy, deciding what a push deploys', () => {
@@ -36,6 +37,27 @@ describe('push to deploy, deciding what a push deploys', () => {
       const answer = await push(forged, { ref: 'refs/heads/main' });
       assert.equal(answer.statusCode, 401, `${forged}: ${answer.body}`);
     }
+  });
+
+  it('answers 401 to a wrong token before reading the body: unreadable JSON, or not JSON at all', async () => {
+    for (const url of ['/api/deploy/not-a-token', '/api/deploy/compose/not-a-token']) {
+      for (const [contentType, payload] of [['application/json', '{"ref": '], ['text/plain', 'ref=refs/heads/main']] as const) {
+        const answer = await berth.app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
+        assert.equal(answer.statusCode, 401, `${url} ${contentType}: ${answer.body}`);
+      }
+    }
+  });
+
+  it('words its refusals "<field> <rest>"', async () => {
+    const deleted = await push(token, { ref: 'refs/heads/main', deleted: true, repository: { default_branch: 'main' } });
+    assert.equal(deleted.json().message, 'deleted is true: the push deletes refs/heads/main; nothing deployed');
+  });
+
+  it('answers a deployment with the fields a deploy answers, no others', async () => {
+    const answer = await push(token, {});
+    assert.equal(answer.statusCode, 200, answer.body);
+    const declared = Object.keys(contract.application.deploy.output.properties);
+    assert.deepEqual(Object.keys(answer.json()).filter((field) => !declared.includes(field)), []);
   });
 
   it('deploys nothing for a tag, another branch than the default, or a push that deletes a branch', async () => {

@@ -2,8 +2,13 @@
 // once, exactly one wins, the others answer 409, and the log holds one claim.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { fold } from '@berth/shared/domain/aggregate';
+import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
+import { usageAggregate, usageKey } from '@berth/shared/domain/usage/usage';
+import { execute } from '@berth/shared/runtime/execute';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
+import { oneWinner } from '../support/one-winner.ts';
 
 const RACERS = 50;
 const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
@@ -22,16 +27,6 @@ describe('races on the rules the log decides', () => {
     name: 'db', appName: 'db', projectId, ...databaseCredentials('dbgamma'),
   })).dbgammaId as string;
   let nextPort = 30000 + Math.floor(Math.random() * 20000);
-
-  /** Exactly one 200, every other answer 409 naming `field`. */
-  function oneWinner(answers: Array<{ status: number; body: { issues?: Array<{ path?: string }> } }>, field: string) {
-    const statuses = answers.map((answer) => answer.status);
-    assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(statuses));
-    for (const answer of answers.filter((a) => a.status !== 200)) {
-      assert.equal(answer.status, 409, JSON.stringify(answer.body));
-      assert.equal(answer.body.issues?.[0]?.path, field);
-    }
-  }
 
   /** How many times the log reserved `key`. */
   async function claimsOf(key: string) {
@@ -177,5 +172,135 @@ describe('races on the rules the log decides', () => {
       // Set back, so the next round's registry starts unused.
       await Promise.all(applications.map((applicationId) => berth.ok('application.update', { applicationId, registryId: null })));
     }
+  });
+  /** Who holds `key` in the log now (null: it is free). */
+  async function holderOf(key: string) {
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-${key}`);
+    return fold(reservationAggregate, events as never)?.owner ?? null;
+  }
+
+  /** The users the log counts for a usage key, and whether it is retired. */
+  async function usageOf(key: string) {
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`usage-${key}`);
+    const state = fold(usageAggregate, events as never);
+    return { users: state?.users ?? [], retired: state?.retired ?? false };
+  }
+
+  /** As a record created before uses were recorded: its use taken back out of the log. */
+  const forgetUse = (key: string, user: string) => execute(berth.berth.infrastructure.eventStore, usageAggregate, key,
+    { type: 'StopUsing', data: { key, user } }, { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
+
+  /** A refused creation in a parent already gone: 404 naming the parent's id field. */
+  const refusedForItsParent = (answer: { status: number; body: { issues?: Array<{ path?: string }> } }, field: string) => {
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.issues?.map((issue) => issue.path), [field]);
+  };
+
+  it('a project removed while services are created in it takes every one created with it: none is left without its project', async () => {
+    const kinds = [
+      { create: 'application.create', one: 'application.one', id: 'applicationId', count: RACERS, input: {} },
+      { create: 'compose.create', one: 'compose.one', id: 'composeId', count: 5, input: {} },
+      { create: 'dbgamma.create', one: 'dbgamma.one', id: 'dbgammaId', count: 5, input: { appName: 'db', ...databaseCredentials('dbgamma') } },
+    ];
+    let removals = 0;
+    for (let round = 0; round < 5; round++) {
+      const { projectId: doomed } = await berth.ok('project.create', { name: `doomed-${round}` });
+      // One service created before (and its use forgotten, as one created before uses were recorded).
+      const legacy = await berth.ok('application.create', { name: 'legacy', projectId: doomed });
+      await forgetUse(usageKey('project', doomed), legacy.applicationId);
+      const creates = kinds.flatMap((kind) => Array.from({ length: kind.count }, (_, i) => ({ kind, input: { name: `s${i}`, projectId: doomed, ...kind.input } })));
+      const [removed, ...created] = await Promise.all([
+        (async () => { await new Promise((resolve) => setTimeout(resolve, round)); return berth.call('project.remove', { projectId: doomed }); })(),
+        ...creates.map(({ kind, input }) => berth.call(kind.create, input)),
+      ]);
+      if (removed!.status !== 200) {
+        assert.equal(removed!.status, 409, JSON.stringify(removed!.body));
+        continue;
+      }
+      removals++;
+      await berth.refused('project.one', { projectId: doomed }, 404, 'projectId');
+      assert.equal((await berth.call('application.one', { applicationId: legacy.applicationId })).status, 404);
+      assert.equal(await holderOf(`appName:${legacy.appName}`), null);
+      for (const [i, answer] of created.entries()) {
+        const { kind } = creates[i]!;
+        if (answer.status !== 200) {
+          refusedForItsParent(answer, 'projectId');
+          continue;
+        }
+        const id = answer.body[kind.id] as string;
+        assert.equal((await berth.call(kind.one, { [kind.id]: id })).status, 404, `${kind.create} ${id} outlived its project`);
+        assert.equal(await holderOf(`appName:${answer.body.appName}`), null, `${kind.create} ${id} still holds its appName`);
+      }
+      assert.deepEqual(await usageOf(usageKey('project', doomed)), { users: [], retired: true });
+    }
+    assert.ok(removals > 0, 'no removal got through');
+  });
+
+  it('a service moved into a project being removed goes with it, or is refused', async () => {
+    for (let round = 0; round < 3; round++) {
+      const applications = await times(10, application);
+      const { projectId: doomed } = await berth.ok('project.create', { name: `moved-${round}` });
+      const [removed, ...moved] = await Promise.all([
+        berth.call('project.remove', { projectId: doomed }),
+        ...applications.map((applicationId) => berth.call('application.update', { applicationId, projectId: doomed })),
+      ]);
+      assert.equal(removed!.status, 200, JSON.stringify(removed!.body));
+      for (const [i, answer] of moved.entries()) {
+        if (answer.status !== 200) refusedForItsParent(answer, 'projectId');
+        const after = await berth.call('application.one', { applicationId: applications[i] });
+        if (after.status === 200) assert.equal(after.body.projectId, projectId, 'an application lives in a removed project');
+      }
+    }
+  });
+
+  it('an application deleted while ports, redirects and users are added to it takes every one added with it', async () => {
+    const kinds = [
+      { create: 'port.create', one: 'port.one', id: 'portId', count: RACERS, input: (i: number) => ({ publishedPort: nextPort + i, targetPort: 80 }) },
+      { create: 'redirects.create', one: 'redirects.one', id: 'redirectId', count: 10, input: () => ({ regex: '^/a', replacement: '/b', permanent: false }) },
+      { create: 'security.create', one: 'security.one', id: 'securityId', count: 10, input: (i: number) => ({ username: `u${i}`, password: 'secret' }) },
+    ];
+    let deletions = 0;
+    for (let round = 0; round < 5; round++) {
+      const applicationId = await application();
+      const legacy = await berth.ok('port.create', { applicationId, publishedPort: nextPort + RACERS, targetPort: 80 });
+      await forgetUse(usageKey('application', applicationId), legacy.portId);
+      const creates = kinds.flatMap((kind) => Array.from({ length: kind.count }, (_, i) => ({ kind, input: { applicationId, ...kind.input(i) } })));
+      const [deleted, ...created] = await Promise.all([
+        (async () => { await new Promise((resolve) => setTimeout(resolve, round)); return berth.call('application.delete', { applicationId }); })(),
+        ...creates.map(({ kind, input }) => berth.call(kind.create, input)),
+      ]);
+      if (deleted!.status !== 200) {
+        assert.equal(deleted!.status, 409, JSON.stringify(deleted!.body));
+        nextPort += RACERS + 1;
+        continue;
+      }
+      deletions++;
+      assert.equal((await berth.call('port.one', { portId: legacy.portId })).status, 404, 'the legacy port outlived its application');
+      assert.equal(await holderOf(`hostPort:${nextPort + RACERS}/tcp`), null);
+      for (const [i, answer] of created.entries()) {
+        const { kind, input } = creates[i]!;
+        if (answer.status !== 200) {
+          refusedForItsParent(answer, 'applicationId');
+          continue;
+        }
+        assert.equal((await berth.call(kind.one, { [kind.id]: answer.body[kind.id] })).status, 404, `${kind.create} outlived its application`);
+        if ('publishedPort' in input) assert.equal(await holderOf(`hostPort:${input.publishedPort}/tcp`), null, `port ${input.publishedPort} still held`);
+        if ('username' in input) assert.equal(await holderOf(`basicAuth:${applicationId}/${input.username}`), null);
+      }
+      assert.deepEqual(await usageOf(usageKey('application', applicationId)), { users: [], retired: true });
+      nextPort += RACERS + 1;
+    }
+    assert.ok(deletions > 0, 'no deletion got through');
+  });
+
+  it('a creation in a removed parent is refused, 404 naming its id field, and appends nothing', async () => {
+    const { projectId: gone } = await berth.ok('project.create', { name: 'gone' });
+    const applicationId = await application();
+    await berth.ok('project.remove', { projectId: gone });
+    await berth.ok('application.delete', { applicationId });
+    await berth.refused('application.create', { name: 'late', projectId: gone }, 404, 'projectId');
+    await berth.refused('compose.create', { name: 'late', projectId: gone }, 404, 'projectId');
+    await berth.refused('port.create', { applicationId, publishedPort: nextPort++, targetPort: 80 }, 404, 'applicationId');
+    await berth.refused('security.create', { applicationId, username: 'late', password: 'secret' }, 404, 'applicationId');
   });
 });

@@ -58,13 +58,15 @@ describe('push to deploy', () => {
     const branch = await push(token, { ref: 'refs/heads/feature' });
     assert.equal(branch.statusCode, 400);
     assert.deepEqual(branch.json().issues.map((issue: { path: string }) => issue.path), ['ref']);
-    assert.equal((await push(token, { zen: 'ping' })).statusCode, 400);
+    const ping = await push(token, { zen: 'ping' });
+    assert.equal(ping.statusCode, 400);
+    assert.equal(ping.json().message, 'ref is missing: the push payload names no branch (refs/heads/<branch>)');
     assert.equal((await berth.app.inject({ method: 'GET', url: `/api/deploy/${token}` })).statusCode, 405);
     assert.equal(await berth.head(), head);
     await berth.ok('application.update', { applicationId, autoDeploy: false });
     const off = await push(token, { ref: 'refs/heads/main' });
     assert.equal(off.statusCode, 409);
-    assert.match(off.json().message, /autoDeploy is off/);
+    assert.match(off.json().message, /^autoDeploy is off: \S+ does not deploy automatically$/);
     assert.equal(await deployments(), before);
     await berth.ok('application.update', { applicationId, autoDeploy: true });
   });

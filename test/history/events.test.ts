@@ -197,9 +197,9 @@ describe('events: the history for auditors', () => {
       }
       covered.add(aggregate.name);
     }
-    // Reservations, usages and sessions have no read of their own; deliveries are checked with the notifications;
+    // Reservations, usages, certificate folders and sessions have no read of their own; deliveries are checked with the notifications;
     // backup runs have no `.one`: they are read as the list `backup.runs`; the forge app only as `admin.haveForgeConfigured`.
-    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'usage', 'session', 'delivery', 'backuprun', 'forge'].includes(name));
+    const expected = aggregates.map((aggregate) => aggregate.name).filter((name) => !['reservation', 'usage', 'certfolder', 'session', 'delivery', 'backuprun', 'forge'].includes(name));
     assert.deepEqual([...covered].sort(), expected.sort());
   });
 

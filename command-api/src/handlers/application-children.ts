@@ -8,22 +8,42 @@ import { portAggregate, type Binding, type Port, type PortCommand } from '@berth
 import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
 import { mustBeBasicAuthName, securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
-import { change, one, removal, type GroupHandlers } from './kit.ts';
+import { change, one, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
-import { claim, hostPort, moveName, release } from './reservations.ts';
+import { createUser, hostPort, moveName, release, stopUsing, withClaim } from './reservations.ts';
+import { retireWithDependents } from './cascade.ts';
 
-/** Removes a port, then lets its host port go. */
+export const APPLICATION_USE = { label: 'Application', field: 'applicationId', users: 'port(s), redirect(s) or user(s)' } as const;
+
+/** Adds a child to an existing application, which counts it among its users once written (see createUser). */
+async function inApplication<T>(
+  ctx: Context, applicationId: string, childId: string, create: () => Promise<T>, remove: (id: string, ctx: Context) => Promise<unknown>,
+): Promise<T> {
+  await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  return createUser(ctx, 'application', applicationId, childId, APPLICATION_USE, create, () => remove(childId, ctx));
+}
+
+/** Removes a port, then lets its host port and its application go. */
 export async function removePort(portId: string, ctx: Context) {
   const { before } = await ctx.execute(portAggregate, portId, { type: 'RemovePort', data: { portId } });
-  if (before) await release(ctx, 'hostPort', hostPort(before.publishedPort, before.protocol), portId);
+  if (before) {
+    await release(ctx, 'hostPort', hostPort(before.publishedPort, before.protocol), portId);
+    await stopUsing(ctx, 'application', before.applicationId, portId);
+  }
   return ctx.view(portAggregate, before);
 }
-export const removeRedirect = (redirectId: string, ctx: Context) =>
-  removal(redirectAggregate, () => ({ type: 'RemoveRedirect', data: { redirectId } }))({}, ctx);
-/** Removes a basic-auth user, then lets its username go. */
+export async function removeRedirect(redirectId: string, ctx: Context) {
+  const { before } = await ctx.execute(redirectAggregate, redirectId, { type: 'RemoveRedirect', data: { redirectId } });
+  if (before) await stopUsing(ctx, 'application', before.applicationId, redirectId);
+  return ctx.view(redirectAggregate, before);
+}
+/** Removes a basic-auth user, then lets its username and its application go. */
 export async function removeSecurity(securityId: string, ctx: Context) {
   const { before } = await ctx.execute(securityAggregate, securityId, { type: 'RemoveSecurity', data: { securityId } });
-  if (before) await release(ctx, 'basicAuth', usernameOf(before.applicationId, before.username), securityId);
+  if (before) {
+    await release(ctx, 'basicAuth', usernameOf(before.applicationId, before.username), securityId);
+    await stopUsing(ctx, 'application', before.applicationId, securityId);
+  }
   return ctx.view(securityAggregate, before);
 }
 /** A basic-auth username as reserved: unique within its application. */
@@ -53,13 +73,11 @@ export async function childrenOf(applicationId: string, ctx: Context): Promise<R
   return Object.fromEntries(childKinds.map((kind, i) => [kind.key, lists[i]!]));
 }
 
-export async function removeChildrenOf(applicationId: string, ctx: Context): Promise<void> {
-  for (const kind of childKinds) {
-    for (const child of await ctx.list(kind.aggregate, 'applicationId', applicationId)) {
-      await kind.remove(String(child[kind.aggregate.idField]), ctx);
-    }
-  }
-}
+/** Removes the application's children, then retires it: no child can be added after. */
+export const removeChildrenOf = (applicationId: string, ctx: Context): Promise<void> =>
+  retireWithDependents(ctx, 'application', applicationId, APPLICATION_USE, 'is still being given ports, redirects or users; try again', {
+    kinds: childKinds, field: 'applicationId',
+  });
 
 // The siblings a port or a user must not clash with, read here so the deciders stay pure.
 const bindingsOf = async (applicationId: string, ctx: Context): Promise<Binding[]> =>
@@ -69,23 +87,19 @@ const usersOf = async (applicationId: string, ctx: Context): Promise<User[]> =>
   (await ctx.list(securityAggregate, 'applicationId', applicationId) as unknown as Security[])
     .map(({ securityId, username }) => ({ securityId, username }));
 
-const ofApplication = (applicationId: string, ctx: Context) =>
-  ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
-
 export const port: GroupHandlers<typeof contract.port> = {
   create: async (input, ctx) => {
-    await ofApplication(input.applicationId, ctx);
     const portId = ctx.newId(portAggregate);
     const protocol = input.protocol ?? 'tcp';
     // The host's ports are one namespace for every service: claimed in the log before the port is written.
-    await claim(ctx, 'hostPort', hostPort(input.publishedPort, protocol), portId, 'publishedPort');
-    return change(portAggregate, async () => ({
-      type: 'CreatePort',
-      data: {
-        portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol,
-        applicationId: input.applicationId, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx),
-      },
-    } satisfies PortCommand))(input, ctx);
+    return inApplication(ctx, input.applicationId, portId, () =>
+      withClaim(ctx, 'hostPort', hostPort(input.publishedPort, protocol), portId, () => change(portAggregate, async () => ({
+        type: 'CreatePort',
+        data: {
+          portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol,
+          applicationId: input.applicationId, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx),
+        },
+      } satisfies PortCommand))(input, ctx), 'publishedPort'), removePort);
   },
   one: one(portAggregate),
   update: async (input, ctx) => {
@@ -101,10 +115,11 @@ export const port: GroupHandlers<typeof contract.port> = {
 };
 
 export const redirects: GroupHandlers<typeof contract.redirects> = {
-  create: change(redirectAggregate, async (input, ctx) => {
-    await ofApplication(input.applicationId, ctx);
-    return { type: 'CreateRedirect', data: { redirectId: ctx.newId(redirectAggregate), ...input, createdAt: ctx.now } } satisfies RedirectCommand;
-  }),
+  create: (input, ctx) => {
+    const redirectId = ctx.newId(redirectAggregate);
+    return inApplication(ctx, input.applicationId, redirectId, () => change(redirectAggregate, () =>
+      ({ type: 'CreateRedirect', data: { redirectId, ...input, createdAt: ctx.now } } satisfies RedirectCommand))(input, ctx), removeRedirect);
+  },
   one: one(redirectAggregate),
   update: change(redirectAggregate, (input) => ({ type: 'UpdateRedirect', data: input }) satisfies RedirectCommand),
   delete: (input, ctx) => removeRedirect(input.redirectId, ctx),
@@ -112,17 +127,17 @@ export const redirects: GroupHandlers<typeof contract.redirects> = {
 
 export const security: GroupHandlers<typeof contract.security> = {
   create: async (input, ctx) => {
-    await ofApplication(input.applicationId, ctx);
+    await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
     mustBeBasicAuthName(input.username);
     const securityId = ctx.newId(securityAggregate);
-    await claim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, 'username', usernameRefused(input.username));
-    return change(securityAggregate, async () => ({
-      type: 'CreateSecurity',
-      data: {
-        securityId, applicationId: input.applicationId, username: input.username,
-        password: ctx.secrets.seal(input.password), createdAt: ctx.now, taken: await usersOf(input.applicationId, ctx),
-      },
-    } satisfies SecurityCommand))(input, ctx);
+    return inApplication(ctx, input.applicationId, securityId, () =>
+      withClaim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, () => change(securityAggregate, async () => ({
+        type: 'CreateSecurity',
+        data: {
+          securityId, applicationId: input.applicationId, username: input.username,
+          password: ctx.secrets.seal(input.password), createdAt: ctx.now, taken: await usersOf(input.applicationId, ctx),
+        },
+      } satisfies SecurityCommand))(input, ctx), 'username', usernameRefused(input.username)), removeSecurity);
   },
   one: one(securityAggregate),
   update: async (input, ctx) => {

@@ -2,7 +2,7 @@
 import type { contract } from '@berth/shared/contract/index';
 import type { InputOf } from '@berth/shared/contract/operation';
 import {
-  applicationAggregate, type Application, type ApplicationCommand,
+  applicationAggregate, type ApplicationCommand,
 } from '@berth/shared/domain/application/application';
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import { registryAggregate } from '@berth/shared/domain/registry/registry';
@@ -12,6 +12,7 @@ import { withAppName } from './app-name.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse } from './reservations.ts';
 import { chosenToken, sealedOrNull } from './secret-update.ts';
+import { withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
@@ -30,7 +31,7 @@ async function mustNotImpersonate(ctx: Context, applicationId: string, networks:
   for (const alias of aliases) {
     const service = serviceNamed(alias, services);
     if (service && !service.managed) {
-      throw badRequest('networkOrch', `the alias ${alias} is the name of ${service.appName}, another Berth service this account does not manage`);
+      throw badRequest('networkOrch', `names the alias ${alias}, which is ${service.appName}, another Berth service this account does not manage`);
     }
   }
 }
@@ -55,15 +56,16 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
       ...fields,
       password: sealedOrNull(ctx, password, current.password),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
-      refreshToken: await chosenToken(ctx, { collection: 'application', idField: 'applicationId', id: applicationId }, refreshToken, current.refreshToken),
+      refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       ...sshKeyChange(ctx, customGitSSHKey, current),
       applicationId,
     },
   };
   // The registry counts the application among its users in the log, so it cannot be removed meanwhile.
-  return withAppName(ctx, current.appName, input.appName, applicationId, () =>
-    moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, async () => {
-      const { after } = await ctx.execute(applicationAggregate, applicationId, command);
-      return ctx.view(applicationAggregate, after);
-    }));
+  return withDeployToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, () =>
+    withAppName(ctx, current.appName, input.appName, applicationId, () =>
+      moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, async () => {
+        const { after } = await ctx.execute(applicationAggregate, applicationId, command);
+        return ctx.view(applicationAggregate, after);
+      })), true);
 }

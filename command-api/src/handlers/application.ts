@@ -1,31 +1,32 @@
 import type { contract } from '@berth/shared/contract/index';
 import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
 import {
-  applicationAggregate, newApplication, type ApplicationCommand,
+  applicationAggregate, newApplication,
 } from '@berth/shared/domain/application/application';
 import type { BuildType } from '@berth/shared/domain/application/record';
 import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
-import { projectAggregate } from '@berth/shared/domain/project/project';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
-import { claimAppName, newAppName, releaseAppName } from './app-name.ts';
-import { stopUsing } from './reservations.ts';
+import { newAppName, releaseAppName } from './app-name.ts';
+import { stopUsing, withClaim } from './reservations.ts';
+import { inProject, leaveProject, movingProject } from './project-use.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { updateApplication } from './application-update.ts';
-import { sealedOrNull } from './secret-update.ts';
+import { refreshedToken, sealedOrNull } from './secret-update.ts';
+import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
 import { releaseProxyNames, withProxyNames } from './proxy-config.ts';
 import { applicationRuntime } from './application-runtime.ts';
-import { change, pending, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
+import { change, type BuilderOf, type GroupHandlers } from './kit.ts';
 
 /** A command on an existing application: answers the record after it. */
 const act = <I extends { applicationId: string }>(build: BuilderOf<typeof applicationAggregate, I>) => change(applicationAggregate, build);
 
 /**
  * Deletes an application as `application.delete` does: its ports, redirects and users first, each
- * by its own removal, then the application, and only then its appName is free for another service.
+ * by its own removal, then the application, and only then its appName and deploy token are free for another service.
  */
 export async function removeApplication(applicationId: string, ctx: Context): Promise<Doc | null> {
   await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
@@ -33,31 +34,39 @@ export async function removeApplication(applicationId: string, ctx: Context): Pr
   const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
   if (before) {
     await releaseAppName(ctx, before.appName, applicationId);
+    await releaseDeployToken(ctx, applicationAggregate, applicationId, before.refreshToken);
     await releaseProxyNames(ctx, applicationId, before.proxyConfig);
   }
   if (before?.registryId) await stopUsing(ctx, 'registry', before.registryId, applicationId);
+  if (before) await leaveProject(ctx, before.projectId, applicationId);
   return ctx.view(applicationAggregate, before);
 }
 
 export const application: GroupHandlers<typeof contract.application> = {
   create: async (input, ctx) => {
-    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
     const applicationId = ctx.newId(applicationAggregate);
     const appName = newAppName(input.appName, input.name);
-    await claimAppName(ctx, appName, applicationId);
+    const token = newId();
     const data = newApplication({
       applicationId, projectId: input.projectId, name: input.name, appName,
-      description: input.description ?? null, refreshToken: ctx.secrets.seal(newId()), createdAt: ctx.now,
+      description: input.description ?? null, refreshToken: ctx.secrets.seal(token), createdAt: ctx.now,
     });
-    const { after } = await ctx.execute(applicationAggregate, applicationId, { type: 'CreateApplication', data });
-    return ctx.view(applicationAggregate, after);
+    return inProject(ctx, input.projectId, applicationId, () =>
+      withClaim(ctx, 'appName', appName, applicationId, () =>
+        withDeployToken(ctx, applicationAggregate, applicationId, null, token, async () => {
+          const { after } = await ctx.execute(applicationAggregate, applicationId, { type: 'CreateApplication', data });
+          return ctx.view(applicationAggregate, after);
+        })), () => removeApplication(applicationId, ctx));
   },
   one: async (input, ctx) => ({
     ...(await ctx.one(applicationAggregate, input.applicationId)),
     ...(await childrenOf(input.applicationId, ctx)),
     deployments: await ctx.list(deploymentAggregate, 'applicationId', input.applicationId),
   }),
-  update: updateApplication,
+  update: async (input, ctx) => {
+    const { projectId } = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return movingProject(ctx, projectId, input.projectId, input.applicationId, () => updateApplication(input, ctx));
+  },
   delete: (input, ctx) => removeApplication(input.applicationId, ctx),
   saveEnvironment: act((input) => ({ type: 'SaveEnvironment', data: input })),
   saveBuildType: act((input) => ({
@@ -77,7 +86,7 @@ export const application: GroupHandlers<typeof contract.application> = {
     };
   }),
   removeSSHKey: act((input) => ({ type: 'RemoveSSHKey', data: input })),
-  refreshToken: act((input, ctx) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken: ctx.secrets.seal(newId()) } })),
+  refreshToken: refreshedToken(applicationAggregate, (refreshToken) => act((input) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken } }))),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: (input, ctx) =>
     withProxyNames(input.applicationId, input.proxyConfig, ctx, (replacing) =>

@@ -1,24 +1,23 @@
 import type { contract } from '@berth/shared/contract/index';
 import { BACKUP_DATABASE_TYPES } from '@berth/shared/contract/storage';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type OwnerField } from '@berth/shared/domain/backup/backup';
-import { createdBackupOf, decideFolder, folderClaimOf, folderName, mustBeAloneIn } from '@berth/shared/domain/backup/folder';
+import { createdBackupOf, decideFolder, folderClaimOf, folderName, folderTaken, mustBeAloneIn } from '@berth/shared/domain/backup/folder';
 import { mustBePrefix } from '@berth/shared/domain/backup/prefix';
 import { mustBeSchedule } from '@berth/shared/domain/backup/schedule';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { streamName } from '@berth/shared/events/event';
-import { badRequest } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { change, type GroupHandlers } from './kit.ts';
 import { manualBackup, restore, runs } from './backup-runs.ts';
 import { DESTINATION_USE } from './destination.ts';
-import { claim, moveUse, stopUsing, use } from './reservations.ts';
+import { claim, moveNames, moveUse, release, stopUsing, use } from './reservations.ts';
 
 /**
  * Claims the folder `name` for the database of a backup (`backupId`, new or existing): 409 naming
  * prefix when it is another database's (see decideFolder), or another live backup of this
- * database uses it. Checked before anything is appended.
+ * database is seen in it (one stored before slots; the slot decides for the others).
  */
 async function claimFolder(ctx: Context, name: string, backup: Pick<Backup, 'backupId' | 'databaseType'> & Partial<Record<OwnerField, string | null>>) {
   const databaseId = ownerOf(backup);
@@ -32,16 +31,31 @@ async function claimFolder(ctx: Context, name: string, backup: Pick<Backup, 'bac
   const claimantBackup = folderClaim && folderClaim.claimant !== databaseId
     ? createdBackupOf((await store.readStream(streamName(backupAggregate.name, folderClaim.claimant))).events)
     : null;
-  if (decideFolder(name, databaseId, folderClaim, claimantBackup) === 'claim') await claim(ctx, 'backupFolder', name, databaseId, 'prefix');
+  if (decideFolder(name, databaseId, folderClaim, claimantBackup) === 'claim') await claim(ctx, 'backupFolder', name, databaseId, 'prefix', () => folderTaken(name));
 }
 
 /**
- * Removes one backup, as `backup.remove` does, then takes it off its destination's users. Its
- * folder stays its database's: the dumps it wrote are still there.
+ * Applies a change that puts a backup (new, or moving from the folder `current`) in the folder
+ * `next`: the folder is claimed for its database, then its slot for the backup (409 naming prefix
+ * when another backup holds it), let go again if the change fails; the slot left is let go after.
+ */
+async function intoFolder<T>(
+  ctx: Context, current: string | null, next: string, backup: Parameters<typeof claimFolder>[2], apply: () => Promise<T>,
+): Promise<T> {
+  if (next !== current) await claimFolder(ctx, next, backup);
+  return moveNames(ctx, 'backupSlot', current === null ? [] : [current], [next], backup.backupId, apply, 'prefix', () => folderTaken(next));
+}
+
+/**
+ * Removes one backup, as `backup.remove` does, then takes it off its destination's users and lets
+ * its folder's slot go. The folder stays its database's: the dumps it wrote are still there.
  */
 async function removeBackup(input: { backupId: string }, ctx: Context) {
   const { before } = await ctx.execute(backupAggregate, input.backupId, { type: 'RemoveBackup', data: { backupId: input.backupId } });
-  if (before) await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
+  if (before) {
+    await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
+    await release(ctx, 'backupSlot', folderName(before), input.backupId);
+  }
   return ctx.view(backupAggregate, before);
 }
 
@@ -59,7 +73,7 @@ async function destinationSummary(destinationId: string, ctx: Context) {
 }
 
 export const backup: GroupHandlers<typeof contract.backup> = {
-  create: change(backupAggregate, async (input, ctx) => {
+  create: async (input, ctx) => {
     const databaseType = input.databaseType as BackupDatabaseType;
     const databaseId = ownerOf({ ...input, databaseType });
     await ctx.mustLoad(databaseAggregates[databaseType], databaseId, ownerField(databaseType));
@@ -70,16 +84,17 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     mustBeSchedule(input.schedule, new Date(ctx.now));
     mustBePrefix(input.prefix);
     const backupId = ctx.newId(backupAggregate);
-    await claimFolder(ctx, folderName(input), { backupId, databaseType, ...owners });
-    // Counted in the log among the destination's users, so the destination cannot go meanwhile.
-    await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
     const data: Backup = {
       backupId, schedule: input.schedule, enabled: input.enabled ?? true, prefix: input.prefix,
       destinationId: input.destinationId, database: input.database, databaseType, ...owners, createdAt: ctx.now,
       keepLatest: input.keepLatest ?? null,
     };
-    return { type: 'CreateBackup', data };
-  }),
+    return intoFolder(ctx, null, folderName(input), data, async () => {
+      // Counted in the log among the destination's users, so the destination cannot go meanwhile.
+      await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
+      return change(backupAggregate, () => ({ type: 'CreateBackup', data }))(input, ctx);
+    });
+  },
   one: async (input, ctx) => {
     const record = await ctx.one(backupAggregate, input.backupId);
     return { ...record, destination: await destinationSummary(String(record.destinationId), ctx) };
@@ -93,8 +108,8 @@ export const backup: GroupHandlers<typeof contract.backup> = {
     const { enabled, ...rest } = input;
     const apply = () => change(backupAggregate, () => ({ type: 'UpdateBackup', data: { ...rest, ...(enabled != null && { enabled }), at: ctx.now } }))(input, ctx);
     // The new folder is claimed first, so a refusal appends nothing; the one left stays the database's.
-    if (folderName(input) !== folderName(current)) await claimFolder(ctx, folderName(input), current);
-    return moveUse(ctx, 'destination', current.destinationId, input.destinationId, input.backupId, DESTINATION_USE, apply);
+    return intoFolder(ctx, folderName(current), folderName(input), current,
+      () => moveUse(ctx, 'destination', current.destinationId, input.destinationId, input.backupId, DESTINATION_USE, apply));
   },
   remove: removeBackup,
   manualBackupDbgamma: manualBackup('dbgamma'),

@@ -4,7 +4,6 @@ import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
 import { defaultCommand } from '@berth/shared/domain/compose/command';
 import { composeAggregate, type Compose, type ComposeCommand, type ComposeSourceType, type ComposeType } from '@berth/shared/domain/compose/compose';
 import { serviceNames } from '@berth/shared/domain/compose/compose-file';
-import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
 import { badRequest, forbidden, notFound } from '@berth/shared/errors';
@@ -13,11 +12,13 @@ import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
-import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
-import { release } from './reservations.ts';
+import { newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { release, withClaim } from './reservations.ts';
+import { inProject, leaveProject, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { chosenToken } from './secret-update.ts';
+import { chosenToken, refreshedToken } from './secret-update.ts';
+import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -37,13 +38,15 @@ const servicesOf = (compose: Compose): string[] => compose.sourceType === 'raw'
   ? serviceNames(compose.composeFile)
   : compose.fetchedServices ?? [];
 
-/** Deletes a compose service, as `compose.delete` does; its appName is free only afterwards. */
+/** Deletes a compose service, as `compose.delete` does; its appName and deploy token are free only afterwards. */
 export async function removeCompose(composeId: string, ctx: Context): Promise<Doc | null> {
   await load(ctx, composeId);
   const { before } = await ctx.execute(composeAggregate, composeId, { type: 'RemoveCompose', data: { composeId } });
   if (before) {
     await releaseAppName(ctx, before.appName, composeId);
+    await releaseDeployToken(ctx, composeAggregate, composeId, before.refreshToken);
     for (const port of before.publishedPorts ?? []) await release(ctx, 'hostPort', port, composeId);
+    await leaveProject(ctx, before.projectId, composeId);
   }
   return ctx.view(composeAggregate, before);
 }
@@ -53,22 +56,24 @@ async function createCompose(ctx: Context, input: {
   projectId: string; name: string; appName?: string | undefined; description?: string | null | undefined;
   composeType?: string | undefined; composeFile?: string; env?: string | null;
 }): Promise<Doc | null> {
-  await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
   const composeId = ctx.newId(composeAggregate);
   // No "." whatever its kind: it could become a compose project's name (see projectNameFault).
   const appName = newAppName(input.appName, input.name).replaceAll('.', '-');
-  await claimAppName(ctx, appName, composeId);
-  const { after } = await ctx.execute(composeAggregate, composeId, {
-    type: 'CreateCompose',
-    data: {
-      composeId, name: input.name, appName, description: input.description ?? null, env: input.env ?? null, refreshToken: ctx.secrets.seal(newId()),
-      composeFile: input.composeFile ?? '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
-      repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
-      customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
-      projectId: input.projectId, createdAt: ctx.now, sshPrivateKey: null,
-    },
-  });
-  return ctx.view(composeAggregate, after);
+  const token = newId();
+  return inProject(ctx, input.projectId, composeId, () => withClaim(ctx, 'appName', appName, composeId, () =>
+    withDeployToken(ctx, composeAggregate, composeId, null, token, async () => {
+      const { after } = await ctx.execute(composeAggregate, composeId, {
+        type: 'CreateCompose',
+        data: {
+          composeId, name: input.name, appName, description: input.description ?? null, env: input.env ?? null, refreshToken: ctx.secrets.seal(token),
+          composeFile: input.composeFile ?? '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
+          repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
+          customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
+          projectId: input.projectId, createdAt: ctx.now, sshPrivateKey: null,
+        },
+      });
+      return ctx.view(composeAggregate, after);
+    })), () => removeCompose(composeId, ctx));
 }
 
 /** A template as a new `raw` stack in the project, with fresh passwords and names in its env. */
@@ -102,10 +107,6 @@ function mustNameAProject(input: { appName?: string; composeType?: string }, cur
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   const current = await load(ctx, input.composeId);
   mayChangeWhatItRuns(ctx, input, current);
-  // References are checked when they change: a record sent back as it was is not refused.
-  if (input.projectId !== undefined && input.projectId !== current.projectId) {
-    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-  }
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   mustNameAProject(input, current);
   const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
@@ -119,14 +120,16 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
-      refreshToken: await chosenToken(ctx, { collection: 'compose', idField: ID, id: composeId }, refreshToken, current.refreshToken),
+      refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       composeId,
     },
   };
-  return withAppName(ctx, current.appName, input.appName, composeId, async () => {
-    const { after } = await ctx.execute(composeAggregate, composeId, command);
-    return ctx.view(composeAggregate, after);
-  });
+  return movingProject(ctx, current.projectId, input.projectId, composeId, () =>
+    withDeployToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, () =>
+      withAppName(ctx, current.appName, input.appName, composeId, async () => {
+        const { after } = await ctx.execute(composeAggregate, composeId, command);
+        return ctx.view(composeAggregate, after);
+      }), true));
 };
 
 export const compose: GroupHandlers<Group> = {
@@ -142,7 +145,7 @@ export const compose: GroupHandlers<Group> = {
     };
   }),
   removeSSHKey: act((input) => ({ type: 'RemoveComposeSSHKey', data: { composeId: input.composeId } })),
-  refreshToken: act((input, ctx) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken: ctx.secrets.seal(newId()) } })),
+  refreshToken: refreshedToken(composeAggregate, (refreshToken) => act((input) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken } }))),
   randomizeCompose: act((input) => ({
     type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
   })),

@@ -9,13 +9,13 @@ import { backupAggregate } from '@berth/shared/domain/backup/backup';
 import {
   databaseAggregates, idFieldOf, type Credentials, type Database, type DatabasePatch,
 } from '@berth/shared/domain/database/database';
-import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
-import { claimAppName, newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { inProject, leaveProject, movingProject } from './project-use.ts';
 import { removeBackupsOf } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
-import { hostPort, moveName, release } from './reservations.ts';
+import { hostPort, moveName, release, withClaim } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
@@ -79,6 +79,7 @@ export async function removeDatabase(engine: Engine, id: string, ctx: Context): 
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);
   if (before?.externalPort != null) await release(ctx, 'hostPort', hostPort(before.externalPort), id);
+  if (before) await leaveProject(ctx, before.projectId, id);
   return ctx.view(aggregate, before);
 }
 
@@ -96,7 +97,6 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     };
 
   const create: Handler<CreateInput> = async (input, ctx) => {
-    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
     const id = ctx.newId(aggregate);
     const appName = newAppName(input.appName, input.name);
     const credentials: Credentials = {};
@@ -106,24 +106,21 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       if (field === 'databasePassword' || field === 'databaseRootPassword') credentials[field] = ctx.secrets.seal(given || randomPassword());
       else credentials[field] = given;
     }
-    await claimAppName(ctx, appName, id);
     const data: Database = {
       [idField]: id, name: input.name, appName, description: input.description ?? null,
       containerImage: input.containerImage || DEFAULT_IMAGES[engine], command: null, env: null,
       memoryReservation: null, memoryLimit: null, cpuReservation: null, cpuLimit: null, externalPort: null,
       applicationStatus: 'idle', createdAt: ctx.now, projectId: input.projectId, ...credentials,
     };
-    const { after } = await ctx.execute(aggregate, id, { type: 'CreateDatabase', data });
-    return ctx.view(aggregate, after);
+    return inProject(ctx, input.projectId, id, () => withClaim(ctx, 'appName', appName, id, async () => {
+      const { after } = await ctx.execute(aggregate, id, { type: 'CreateDatabase', data });
+      return ctx.view(aggregate, after);
+    }), () => removeDatabase(engine, id, ctx));
   };
 
   const update: Handler<Input> = async (input, ctx) => {
     const id = idOf(input);
     const current = await ctx.mustLoad(aggregate, id, idField);
-    // References are checked when they change: a record sent back as it was is not refused.
-    if (typeof input.projectId === 'string' && input.projectId !== current.projectId) {
-      await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    }
     mustKeepCreatedAt(input.createdAt as string | undefined, current.createdAt);
     const { [idField]: _id, createdAt: _createdAt, ...fields } = input;
     for (const field of passwordsOf(engine)) {
@@ -136,8 +133,9 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (typeof fields.env === 'string') mustLeaveContractAlone(engine, fields.env);
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
-    const saved = await withAppName(ctx, current.appName, patch.appName, id, () =>
-      withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx)));
+    const saved = await movingProject(ctx, current.projectId, patch.projectId, id, () =>
+      withAppName(ctx, current.appName, patch.appName, id, () =>
+        withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx))));
     return republished(current, patch.externalPort) ? runtime.deploy({ [idField]: id }, ctx) : saved;
   };
 

@@ -4,6 +4,13 @@ import { forbidden } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { change, removal, type GroupHandlers } from './kit.ts';
 import { allWithServices, serviceKinds, withServices } from './services.ts';
+import { retireWithDependents } from './cascade.ts';
+import { PROJECT_USE } from './project-use.ts';
+
+/** Its services go with the project: the caller needs the right to delete each one, seen or not. */
+const mayRemove = (serviceIds: readonly string[], ctx: Context) => {
+  if (!serviceIds.every((id) => ctx.canDeleteService(id))) throw forbidden('This project holds services this account may not delete');
+};
 
 const accessible = (projects: Record<string, unknown>[], ctx: Context) =>
   projects.filter((project) => ctx.canSeeProject(String(project.projectId)));
@@ -21,14 +28,11 @@ export const project: GroupHandlers<typeof contract.project> = {
   })),
   remove: async (input, ctx) => {
     await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    const services = (await Promise.all(serviceKinds.map(async (kind) =>
-      (await ctx.list(kind.aggregate, 'projectId', input.projectId)).map((service) => ({ kind, id: String(service[kind.aggregate.idField]) }))))).flat();
-    // Its services go with the project: the caller needs the right to delete each one, seen or not.
-    if (!services.every(({ id }) => ctx.canDeleteService(id))) {
-      throw forbidden('This project holds services this account may not delete');
-    }
-    // Services go first, each with its children, so a failure part-way leaves a smaller but whole project.
-    for (const { kind, id } of services) await kind.remove(id, ctx);
+    // Services go first, each with its children, so a failure part-way leaves a smaller but whole
+    // project; retired after them, the project takes no service created or moved into it meanwhile.
+    await retireWithDependents(ctx, 'project', input.projectId, PROJECT_USE, 'is still being given services; try again', {
+      kinds: serviceKinds, field: 'projectId', mayRemove,
+    });
     return removal(projectAggregate, () => ({ type: 'RemoveProject', data: { projectId: input.projectId } }))(input, ctx);
   },
 };

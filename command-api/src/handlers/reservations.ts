@@ -2,14 +2,14 @@
 // revision that was read, so two concurrent requests can never both win:
 // - a name that must be unique (an appName, an email, the one admin, a host port, a basic-auth
 //   username) is claimed before the record that carries it is written, and let go after;
-// - a resource others depend on (a destination, a registry) counts its users, and is retired
-//   only while it has none.
+// - a resource others depend on (a destination, a registry, a project, an application) counts its
+//   users, and is retired only while it has none.
 import { claimEach, releaseEach, type ReservationScope, type RunReservation } from '@berth/shared/runtime/claims';
-import { usageAggregate, usageKey, type UsageWords } from '@berth/shared/domain/usage/usage';
+import { usageAggregate, usageKey, type UsageKind, type UsageWords } from '@berth/shared/domain/usage/usage';
 import type { Context } from '../context.ts';
 
 type Scope = ReservationScope;
-type Kind = Parameters<typeof usageKey>[0];
+type Kind = UsageKind;
 /** What a refused claim of `name` answers (the refusal itself by default). */
 type Refused = (name: string, error: unknown) => unknown;
 
@@ -26,7 +26,7 @@ export const release = (ctx: Context, scope: Scope, name: string, owner: string)
 /**
  * Applies a change that moves a record from one claim to another (either may be null, none):
  * the new one is taken first, then the change is applied, and only then is the old one let go,
- * so a failure leaves the record with a claim it owns. `next` undefined leaves it as it is.
+ * so a failure leaves the record with the claim it owned (the new one is let go again). `next` undefined leaves it as it is.
  */
 async function moving<T>(
   current: string | null, next: string | null | undefined,
@@ -34,10 +34,22 @@ async function moving<T>(
 ): Promise<T> {
   if (next === undefined || next === current) return apply();
   if (next !== null) await take(next);
-  const result = await apply();
+  let result: T;
+  try {
+    result = await apply();
+  } catch (error) {
+    // The record never held it: a claim or a use kept now would outlive it.
+    if (next !== null) await letGo(next);
+    throw error;
+  }
   if (current !== null) await letGo(current);
   return result;
 }
+
+/** Claims `name` for a record being created by `apply`; let go again if the creation fails. */
+export const withClaim = <T>(
+  ctx: Context, scope: Scope, name: string, owner: string, apply: () => Promise<T>, field: string = scope, refused?: Refused,
+): Promise<T> => moveName(ctx, scope, null, name, owner, apply, field, refused);
 
 /** Applies a change that may move a record to another unique name (or to none). */
 export const moveName = <T>(
@@ -52,10 +64,10 @@ export const moveName = <T>(
  */
 export async function moveNames<T>(
   ctx: Context, scope: Scope, current: readonly string[], next: readonly string[], owner: string,
-  apply: () => Promise<T>, field: string = scope,
+  apply: () => Promise<T>, field: string = scope, refused?: Refused,
 ): Promise<T> {
   const gained = next.filter((name) => !current.includes(name));
-  await claimEach(inContext(ctx), scope, gained, owner, field);
+  await claimEach(inContext(ctx), scope, gained, owner, field, refused);
   let result: T;
   try {
     result = await apply();
@@ -91,3 +103,37 @@ export const moveUse = <T>(
   ctx: Context, kind: Kind, current: string | null, next: string | null | undefined, user: string, words: UsageWords,
   apply: () => Promise<T>,
 ): Promise<T> => moving(current, next, (id) => use(ctx, kind, id, user, words), (id) => stopUsing(ctx, kind, id, user), apply);
+
+/** NOT_FOUND naming its field when the resource is retired, decided as Use decides but only read. */
+async function mustBeUsable(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {
+  const key = usageKey(kind, id);
+  usageAggregate.decide({ type: 'Use', data: { key, user, words } }, (await ctx.load(usageAggregate, key)).state);
+}
+
+/**
+ * Creates a record that uses a resource, then counts it among the resource's users: written first,
+ * so a refused record appends nothing, nor does a creation in a resource already retired (read
+ * first). One retired in between refuses the use: the record is removed again by `remove` (its own
+ * removal, which lets its names go) and the refusal answered.
+ */
+export async function createUser<T>(
+  ctx: Context, kind: Kind, id: string, user: string, words: UsageWords, create: () => Promise<T>, remove: () => Promise<unknown>,
+): Promise<T> {
+  await mustBeUsable(ctx, kind, id, user, words);
+  const created = await create();
+  try {
+    await use(ctx, kind, id, user, words);
+  } catch (error) {
+    // The refusal is the answer: a removal that fails found the record gone already (the resource's own removal took it).
+    await remove().catch(() => undefined);
+    throw error;
+  }
+  return created;
+}
+
+/** The users of a resource as the log counts them, read afresh (another process may have added some). */
+export async function usersOf(ctx: Context, kind: Kind, id: string): Promise<readonly string[]> {
+  const key = usageKey(kind, id);
+  ctx.forget(usageAggregate, key);
+  return (await ctx.load(usageAggregate, key)).state?.users ?? [];
+}

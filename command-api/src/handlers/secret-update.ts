@@ -1,9 +1,12 @@
 // A secret given again on update: sealing it afresh would give a new ciphertext every time (a
 // random nonce), so an update repeating the same secret would look like a change and append an event.
 import { isSealed, type Sealed } from '@berth/shared/crypto/secrets';
-import { badRequest, conflict } from '@berth/shared/errors';
+import { badRequest } from '@berth/shared/errors';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
-import { holderOfToken } from '../deploy-token.ts';
+import { withDeployToken } from '../deploy-token.ts';
+import type { Handler } from './kit.ts';
 
 /** The sealed value to record for `plain`: the current one when it already holds that secret. */
 export function resealed(ctx: Context, current: unknown, plain: string): Sealed {
@@ -19,15 +22,24 @@ const CHOSEN_TOKEN = /^[A-Za-z0-9_-]{21,}$/;
 
 /**
  * A deploy token chosen on update, sealed as `sealedOrNull` seals it, once checked: 21 or more of
- * [A-Za-z0-9_-], and no other service of the kind holds it (a push deploys the one it finds). A token
- * sent back as the service holds it is not checked again.
+ * [A-Za-z0-9_-]. Whether another service holds it is decided when it is claimed (withDeployToken).
  */
-export async function chosenToken(
-  ctx: Context, service: { collection: string; idField: string; id: string }, given: string | null | undefined, stored: unknown,
-): Promise<Sealed | null | undefined> {
-  if (!given || (isSealed(stored) && ctx.secrets.open(stored) === given)) return sealedOrNull(ctx, given, stored);
-  if (!CHOSEN_TOKEN.test(given)) throw badRequest('refreshToken', 'must be 21 or more letters, digits, "_" or "-", as the tokens Berth makes');
-  const holder = await holderOfToken<Record<string, unknown>>(ctx.infra, service.collection, given);
-  if (holder && holder[service.idField] !== service.id) throw conflict('Another service has this deploy token: choose another', 'refreshToken');
+export function chosenToken(ctx: Context, given: string | null | undefined, stored: unknown): Sealed | null | undefined {
+  if (given && !(isSealed(stored) && ctx.secrets.open(stored) === given) && !CHOSEN_TOKEN.test(given)) {
+    throw badRequest('refreshToken', 'must be 21 or more letters, digits, "_" or "-", as the tokens Berth makes');
+  }
   return sealedOrNull(ctx, given, stored);
 }
+
+/**
+ * `refreshToken`: a new token made by Berth, claimed before the record takes it (sealed, by the
+ * change `changing` makes with it), and the one it replaces let go after.
+ */
+export const refreshedToken = <I extends Record<string, unknown>>(
+  aggregate: AnyAggregate, changing: (refreshToken: Sealed) => Handler<I>,
+): Handler<I> => async (input, ctx) => {
+  const id = String(input[aggregate.idField]);
+  const current = await ctx.mustLoad(aggregate, id, aggregate.idField) as { refreshToken?: unknown };
+  const token = newId();
+  return withDeployToken(ctx, aggregate, id, current.refreshToken, token, () => changing(ctx.secrets.seal(token))(input, ctx));
+};

@@ -2,7 +2,9 @@
 // backups write it, not to one backup: its dumps outlive the backup (and the database) in the
 // bucket, and any backup in the folder restores and prunes them. So the claim (reservation scope
 // `backupFolder`) is owned by the database's id and never let go; the database's next backup
-// takes the folder again, another database's is refused.
+// takes the folder again, another database's is refused. Within the database, one backup at a
+// time writes the folder: it holds the folder's slot (scope `backupSlot`, same name), owned by its
+// id, let go when it is removed or moves to another folder.
 import type { DomainEvent } from '../../events/event.ts';
 import { conflict } from '../../errors.ts';
 import { ownerOf, type Backup } from './backup.ts';
@@ -12,8 +14,12 @@ import { backupFolder } from './prefix.ts';
 export const folderName = (backup: Pick<Backup, 'destinationId' | 'prefix'>): string =>
   `${backup.destinationId}/${backupFolder(backup.prefix)}`;
 
-/** As the reservation decider words it, naming prefix. */
-export const folderTaken = (name: string) => conflict(`prefix "${name}" is already taken`, 'prefix');
+/**
+ * A folder another backup writes, naming prefix as the caller gave it: the folder's name leads with
+ * the destination's id, which the caller sent as destinationId.
+ */
+export const folderTaken = (name: string) => conflict(
+  `"${name.slice(name.indexOf('/') + 1).replace(/\/$/, '')}" is already the folder of another backup on this destination: choose another prefix`, 'prefix');
 
 /** Who a folder's claim was last given to, and whether it still holds it; null for a folder never claimed. */
 export interface FolderClaim {
@@ -58,8 +64,8 @@ export function decideFolder(
 
 /**
  * 409 naming prefix when another live backup of the database (`siblings`) uses the folder: each
- * prunes the folder's dumps by its own `keepLatest`. Read from the read model, not the log: the
- * claim cannot tell two backups of one database apart, and a race there stays within one database.
+ * prunes the folder's dumps by its own `keepLatest`. The slot decides a race; this read from the
+ * read model keeps the folders of backups stored before slots were claimed.
  */
 export function mustBeAloneIn(name: string, backupId: string, siblings: readonly Pick<Backup, 'backupId' | 'destinationId' | 'prefix'>[]): void {
   if (siblings.some((sibling) => sibling.backupId !== backupId && folderName(sibling) === name)) throw folderTaken(name);

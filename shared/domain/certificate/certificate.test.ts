@@ -51,7 +51,7 @@ describe('certificate decider', () => {
     assert.throws(() => certificateAggregate.decide(create({ ...created, certificatePath: null }, taken), null), (error: unknown) => {
       assert.ok(error instanceof DomainError && error.code === 'CONFLICT');
       assert.equal(error.issues[0]?.path, 'certificatePath');
-      assert.match(error.message, /^the default certificatePath "certificates\/c1" is the folder of certificate c0 .*: send a certificatePath$/);
+      assert.match(error.message, /^certificatePath was not sent, and its default folder "certificates\/c1" is the folder of certificate c0 .*: send a certificatePath$/);
       return true;
     });
   });

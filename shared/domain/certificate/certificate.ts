@@ -18,7 +18,10 @@ export interface Certificate extends CertificateFacts {
   createdAt: string;
 }
 
-/** A certificate already stored, with the folder its files are in, as the handler read it. */
+/**
+ * A certificate already stored, with the folder its files are in, as the handler read it: the
+ * claims in the log (folder.ts) decide a race; this read decides for certificates stored before them.
+ */
 export type Placed = Pick<Certificate, 'certificateId' | 'certificatePath'>;
 
 /** What creating one needs: `certificatePath` null when the caller chose none (the default folder then). */
@@ -64,7 +67,7 @@ export function mustBeCertificatePath(path: string): void {
   if (fault) throw badRequest('certificatePath', fault);
   // It would contain every default folder: each later certificate sent without a path would be refused.
   if (path === DEFAULTS_FOLDER) {
-    throw badRequest('certificatePath', `"${DEFAULTS_FOLDER}" holds the folders of the certificates sent without a certificatePath: choose another folder, or one inside it`);
+    throw badRequest('certificatePath', `must not be "${DEFAULTS_FOLDER}", which holds the folders of the certificates sent without a certificatePath: choose another folder, or one inside it`);
   }
 }
 
@@ -84,16 +87,24 @@ function mustHaveOwnFolder(path: string, chosen: boolean, taken: readonly Placed
   for (const other of taken) {
     const how = relation(path, other.certificatePath);
     if (!how) continue;
-    const clash = `${chosen ? 'certificatePath' : 'the default certificatePath'} "${path}" ${how} certificate ${other.certificateId} ("${other.certificatePath}")`;
+    const clash = `${chosen ? '' : 'was not sent, and its default folder '}"${path}" ${how} certificate ${other.certificateId} ("${other.certificatePath}")`;
     throw conflict(`${clash}; each certificate needs a folder of its own${chosen ? '' : ': send a certificatePath'}`, 'certificatePath');
   }
 }
 
-function created({ taken, certificatePath: chosen, ...certificate }: NewCertificate): CertificateEvent {
-  const certificatePath = chosen ?? defaultCertificatePath(certificate.certificateId);
+/**
+ * The folder a new certificate's files go in: BAD_REQUEST when the proxy cannot hold it, CONFLICT
+ * when it clashes with a certificate in `taken` (the handler asks first, before it claims anything).
+ */
+export function folderOf({ certificateId, certificatePath: chosen, taken }: Pick<NewCertificate, 'certificateId' | 'certificatePath' | 'taken'>): string {
+  const certificatePath = chosen ?? defaultCertificatePath(certificateId);
   mustBeCertificatePath(certificatePath);
   mustHaveOwnFolder(certificatePath, chosen !== null, taken);
-  return { type: 'CertificateCreated', data: { ...certificate, certificatePath } };
+  return certificatePath;
+}
+
+function created({ taken, ...certificate }: NewCertificate): CertificateEvent {
+  return { type: 'CertificateCreated', data: { ...certificate, certificatePath: folderOf({ ...certificate, taken }) } };
 }
 
 export const certificateAggregate: Aggregate<Certificate, CertificateCommand, CertificateEvent> = {

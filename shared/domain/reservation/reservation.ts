@@ -23,9 +23,15 @@ export type ReservationEvent =
  * `<destinationId>/<folder>`, owned by the database whose backups write it and never let go (see
  * domain/backup/folder.ts): its dumps are restored and pruned by any backup in the folder.
  * `proxyName` names `<protocol>.<kind>.<name>` (`http.routers.web`): the proxy keeps one definition
- * of a name across every application's file.
+ * of a name across every application's file. `deployToken` names `<kind>/<digest>` (`compose/…`):
+ * a keyed digest of a service's deploy token, never the token; unique within a kind, as each kind
+ * has its own push route. `backupSlot` names a backup folder as `backupFolder` does, owned by the
+ * one backup in it (domain/backup/folder.ts).
  */
-export const reservationKey = (scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName', name: string) => `${scope}:${name}`;
+export const reservationKey = (
+  scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName' | 'deployToken'
+    | 'backupSlot', name: string,
+) => `${scope}:${name}`;
 
 /** A host port as reserved: the port and its protocol (a database's external port is TCP). */
 export const hostPort = (port: number, protocol = 'tcp') => `${port}/${protocol}`;

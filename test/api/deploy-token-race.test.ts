@@ -1,0 +1,123 @@
+// A deploy token is unique within its kind, decided against the log like every other unique name:
+// many services choosing one token at once, exactly one wins, and the log holds one claim, of a
+// keyed digest of the token (never the token). A token let go (replaced, or its service removed) is free again.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { composeAggregate } from '@berth/shared/domain/compose/compose';
+import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
+import { execute } from '@berth/shared/runtime/execute';
+import { tokenClaimKey } from '../../command-api/src/deploy-token.ts';
+import { startBerth, type TestBerth } from '../support/berth.ts';
+
+const RACERS = 50;
+const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+const kinds = [
+  { aggregate: applicationAggregate, create: 'application.create', update: 'application.update', remove: 'application.delete', refresh: 'application.refreshToken', id: 'applicationId', path: '' },
+  { aggregate: composeAggregate, create: 'compose.create', update: 'compose.update', remove: 'compose.delete', refresh: 'compose.refreshToken', id: 'composeId', path: 'compose/' },
+] as const;
+type Kind = typeof kinds[number];
+
+describe('a deploy token taken at once by many services', () => {
+  let berth: TestBerth;
+  let projectId: string;
+  before(async () => {
+    berth = await startBerth();
+    ({ projectId } = await berth.ok('project.create', { name: 'token races' }));
+  });
+  after(() => berth.stop());
+
+  const token = (what: string) => `${what}-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
+  const service = async (kind: Kind) => (await berth.ok(kind.create, { name: 'svc', projectId }))[kind.id] as string;
+  const choose = (kind: Kind, id: string, refreshToken: string) => berth.call(kind.update, { [kind.id]: id, refreshToken });
+
+  /** How many times the log claimed `token` for `kind`, and whether the token itself is anywhere in the log. */
+  async function claimsOf(kind: Kind, chosen: string) {
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-${tokenClaimKey(berth.berth.infrastructure, kind.aggregate, chosen)}`);
+    return events.filter((event) => event.type === 'NameReserved').length;
+  }
+
+  for (const kind of kinds) {
+    it(`${RACERS} ${kind.aggregate.name} services choosing one token at once: one wins, the others 409 naming refreshToken, one claim`, async () => {
+      const chosen = token('raced');
+      const ids = await times(RACERS, () => service(kind));
+      const answers = await Promise.all(ids.map((id) => choose(kind, id, chosen)));
+      const statuses = answers.map((answer) => answer.status);
+      assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(statuses));
+      for (const answer of answers.filter((a) => a.status !== 200)) {
+        assert.equal(answer.status, 409, JSON.stringify(answer.body));
+        // The spec's error shape, naming refreshToken, saying why (not the digest the claim was refused on).
+        assert.equal(answer.body.code, 'CONFLICT');
+        assert.equal(answer.body.message, 'refreshToken is the deploy token of another service: choose another');
+        assert.deepEqual(answer.body.issues.map((issue: { path?: string }) => issue.path), ['refreshToken']);
+        assert.equal(answer.body.issues[0].message, 'refreshToken is the deploy token of another service: choose another');
+      }
+      assert.equal(await claimsOf(kind, chosen), 1);
+      assert.ok(!(await berth.eventLog()).includes(chosen), 'the token is in the log in clear');
+      const winner = ids[answers.findIndex((answer) => answer.status === 200)];
+      const pushed = await berth.app.inject({ method: 'POST', url: `/api/deploy/${kind.path}${chosen}`, payload: {} });
+      // The winner has nothing to deploy yet: the push found it (a 4xx saying why), not 401.
+      assert.notEqual(pushed.statusCode, 401, pushed.body);
+      assert.equal((await berth.ok(`${kind.aggregate.name}.one`, { [kind.id]: winner })).refreshToken, chosen);
+    });
+
+    it(`a ${kind.aggregate.name} token let go by a change, a refresh or a removal can be chosen by another`, async () => {
+      const [first, second] = [await service(kind), await service(kind)];
+      const [replaced, next] = [token('replaced'), token('next')];
+      await berth.ok(kind.update, { [kind.id]: first, refreshToken: replaced });
+      await berth.refused(kind.update, { [kind.id]: second, refreshToken: replaced }, 409, 'refreshToken');
+      await berth.ok(kind.update, { [kind.id]: first, refreshToken: next });
+      await berth.ok(kind.update, { [kind.id]: second, refreshToken: replaced });
+
+      await berth.ok(kind.update, { [kind.id]: first, refreshToken: next });
+      const refreshed = await berth.ok(kind.refresh, { [kind.id]: first });
+      assert.notEqual(refreshed.refreshToken, next);
+      await berth.ok(kind.update, { [kind.id]: second, refreshToken: next });
+      // The refreshed token is claimed too: another cannot choose it.
+      await berth.refused(kind.update, { [kind.id]: second, refreshToken: refreshed.refreshToken }, 409, 'refreshToken');
+
+      await berth.ok(kind.remove, { [kind.id]: second });
+      const third = await service(kind);
+      await berth.ok(kind.update, { [kind.id]: third, refreshToken: next });
+      await berth.ok(kind.update, { [kind.id]: first, refreshToken: replaced });
+    });
+
+    it(`a ${kind.aggregate.name}'s token made by Berth on create is claimed: another cannot choose it`, async () => {
+      const created = await berth.ok(kind.create, { name: 'made', projectId });
+      const other = await service(kind);
+      await berth.refused(kind.update, { [kind.id]: other, refreshToken: created.refreshToken }, 409, 'refreshToken');
+      assert.equal(await claimsOf(kind, created.refreshToken), 1);
+    });
+  }
+
+  it('a token saved before the claims (none in the log) is still its service\'s: others cannot choose it, pushes find it', async () => {
+    const kind = kinds[0];
+    const created = await berth.ok(kind.create, { name: 'legacy', projectId });
+    // As a token saved before this change: its claim taken back out of the log.
+    const key = tokenClaimKey(berth.berth.infrastructure, kind.aggregate, created.refreshToken);
+    await execute(berth.berth.infrastructure.eventStore, reservationAggregate, key, { type: 'Release', data: { key, owner: created[kind.id] } },
+      { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
+    const other = await service(kind);
+    await berth.refused(kind.update, { [kind.id]: other, refreshToken: created.refreshToken }, 409, 'refreshToken');
+    const pushed = await berth.app.inject({ method: 'POST', url: `/api/deploy/${created.refreshToken}`, payload: {} });
+    assert.notEqual(pushed.statusCode, 401, pushed.body);
+    // Replaced, it is free: nothing to let go, and another may choose it.
+    await berth.ok(kind.refresh, { [kind.id]: created[kind.id] });
+    await berth.ok(kind.update, { [kind.id]: other, refreshToken: created.refreshToken });
+  });
+
+  it(`${RACERS} services of both kinds choosing one token at once: one of each kind wins (each kind has its own push route)`, async () => {
+    const chosen = token('mixed');
+    const racers = await times(RACERS, async (i) => {
+      const kind = kinds[i % 2]!;
+      return { kind, id: await service(kind) };
+    });
+    const answers = await Promise.all(racers.map(({ kind, id }) => choose(kind, id, chosen)));
+    for (const kind of kinds) {
+      const mine = answers.filter((_answer, i) => racers[i]!.kind === kind);
+      assert.equal(mine.filter((answer) => answer.status === 200).length, 1, JSON.stringify(mine.map((a) => a.status)));
+      assert.ok(mine.every((answer) => answer.status === 200 || (answer.status === 409 && answer.body.issues?.[0]?.path === 'refreshToken')));
+      assert.equal(await claimsOf(kind, chosen), 1);
+    }
+  });
+});
