@@ -45,14 +45,29 @@ export class DomainError extends Error {
   }
 }
 
-const fieldIssue = (field: string, message: string): Issue => ({ message: `${field}: ${message}`, path: field });
+/**
+ * A refusal of one field as the schema check words it too: "<field> <rest of the sentence>". `rest`
+ * is what the field is or must be ("must be at least 8 characters long"); a sentence that already
+ * starts with the field ("username \"ann\" is already taken") is kept as it is, not named twice.
+ */
+export function fieldSentence(field: string, rest: string): string {
+  const named = rest.startsWith(field) && !/^[\w$]/.test(rest.slice(field.length));
+  return named ? rest : `${field} ${rest}`;
+}
 
-export const badRequest = (field: string, message: string) =>
-  new DomainError('BAD_REQUEST', `Invalid ${field}: ${message}`, [fieldIssue(field, message)]);
-export const notFound = (field: string, what: string) =>
-  new DomainError('NOT_FOUND', `${what} not found`, [fieldIssue(field, `${what} not found`)]);
+/** One field's refusal: the top-level message and the issue say the same sentence. */
+const fieldError = (code: ErrorCode, field: string, rest: string) => {
+  const message = fieldSentence(field, rest);
+  return new DomainError(code, message, [{ message, path: field }]);
+};
+
+/** "Application" names no application: the label as a word inside a sentence. */
+const inSentence = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+
+export const badRequest = (field: string, rest: string) => fieldError('BAD_REQUEST', field, rest);
+export const notFound = (field: string, what: string) => fieldError('NOT_FOUND', field, `names no ${inSentence(what)}`);
 export const conflict = (message: string, field?: string) =>
-  new DomainError('CONFLICT', message, [field ? fieldIssue(field, message) : { message }]);
+  field ? fieldError('CONFLICT', field, message) : new DomainError('CONFLICT', message);
 export const unauthorized = (message = 'Authentication required') => new DomainError('UNAUTHORIZED', message);
 export const forbidden = (message = 'Not allowed') => new DomainError('FORBIDDEN', message);
 export const tooManyRequests = (retryAfterSeconds: number) =>

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
-import { leastCharactersOf } from '@berth/shared/contract/schema';
+import { leastCharactersOf, wholeNumberBoundsOf } from '@berth/shared/contract/schema';
 import { DomainError, type Issue } from '@berth/shared/errors';
 
 /** A JSON pointer as the field a user wrote: "/modeOrch/Replicated/Replicas" is "modeOrch.Replicated.Replicas". */
@@ -14,8 +14,7 @@ const FORMATS: Record<string, string> = { email: 'an email address', 'date-time'
 const ITEM_KINDS: Record<string, string> = { string: 'strings', number: 'numbers', integer: 'integers', boolean: 'true or false values', object: 'objects' };
 
 /** The bounds of a number as a reader says them: "from 1 to 65535", "of at least 0". */
-function bounds(schema: TSchema): string {
-  const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+function bounds({ minimum, maximum }: { minimum?: number; maximum?: number }): string {
   if (minimum !== undefined && maximum !== undefined) return ` from ${minimum} to ${maximum}`;
   if (minimum !== undefined) return ` of at least ${minimum}`;
   if (maximum !== undefined) return ` of at most ${maximum}`;
@@ -30,8 +29,8 @@ function expected(schema: TSchema): string {
   const branches = schema.anyOf as TSchema[] | undefined;
   if (branches) return branches.map((branch) => (branch.type === 'null' ? 'null' : expected(branch))).join(' or ');
   switch (schema.type) {
-    case 'integer': return `an integer${bounds(schema)}`;
-    case 'number': return `a number${bounds(schema)}`;
+    case 'integer': return `an integer${bounds(schema as { minimum?: number; maximum?: number })}`;
+    case 'number': return `a number${bounds(schema as { minimum?: number; maximum?: number })}`;
     case 'boolean': return 'true or false';
     case 'array': {
       const items = schema.items as TSchema | undefined;
@@ -40,13 +39,21 @@ function expected(schema: TSchema): string {
     }
     case 'object': return 'an object';
     case 'null': return 'null';
-    case 'string':
-      if (typeof schema.format === 'string') return FORMATS[schema.format] ?? `a valid ${schema.format}`;
-      if (typeof schema.pattern === 'string') return `text matching ${schema.pattern}`;
+    case 'string': {
+      if (typeof schema.format === 'string') {
+        const range = wholeNumberBoundsOf(schema.format);
+        return range ? `a whole number${bounds(range)}` : FORMATS[schema.format] ?? `a valid ${schema.format}`;
+      }
+      // A pattern's schema says in its description what the pattern asks for: never the regular expression.
+      if (typeof schema.pattern === 'string') return typeof schema.description === 'string' ? schema.description : 'text of the expected form';
       return 'a string';
+    }
     default: return 'a valid value';
   }
 }
+
+/** "one value", "3 values": how many items a list bound counts. */
+const values = (count: number) => (count === 1 ? 'one value' : `${count} values`);
 
 function describe(error: ValueError): string {
   switch (error.type) {
@@ -61,6 +68,10 @@ function describe(error: ValueError): string {
       return least === null ? `must be ${expected(error.schema)}` : `must be at least ${least} characters long`;
     }
     case ValueErrorType.StringMaxLength: return `must be at most ${String(error.schema.maxLength)} characters long`;
+    // The value is a list already: say the rule it breaks, not the kind it has.
+    case ValueErrorType.ArrayMinItems: return `must list at least ${values(Number(error.schema.minItems))}`;
+    case ValueErrorType.ArrayMaxItems: return `must list at most ${values(Number(error.schema.maxItems))}`;
+    case ValueErrorType.ArrayUniqueItems: return 'must not list the same value twice';
     case ValueErrorType.ObjectMaxProperties: {
       const most = Number(error.schema.maxProperties);
       return `must set ${most === 1 ? 'only one' : `at most ${most}`} of ${Object.keys(error.schema.properties ?? {}).join(', ')}`;

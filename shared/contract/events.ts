@@ -2,22 +2,21 @@
 // decimal text: they arrive in the query string.
 import { Type } from '@sinclair/typebox';
 import { group, get } from './operation.ts';
-import { Closed, Instant, MinStr, Nullable, Num, Opt, Str } from './schema.ts';
+import { Closed, Instant, MinStr, Nullable, Num, Opt, Str, WholeNumberText } from './schema.ts';
 
 /** The most events one page answers. */
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
-const Count = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
 
 const filter = {
   stream: Opt(Type.String({ minLength: 1, description: 'one stream, `<aggregate>-<id>`' })),
-  aggregate: Opt(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9_]+$', description: 'an aggregate type (`application`, `project`, ...)' })),
+  aggregate: Opt(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9_]+$', description: 'an aggregate type: letters, digits or "_" (`application`, `project`, ...)' })),
   type: Opt(Type.String({ minLength: 1, description: 'an event type (`ApplicationCreated`)' })),
   actorId: Opt(Type.String({ minLength: 1, description: 'the account that acted' })),
   from: Opt(Instant('occurred at or after this instant')),
   to: Opt(Instant('occurred before this instant')),
-  after: Opt(Count('only events after this log position')),
+  after: Opt(WholeNumberText('only events after this log position', 0)),
 };
 
 /** An event as the log recorded it; its data is the event's own (secrets in it stay sealed). */
@@ -39,7 +38,7 @@ export const events = group('events', {
   all: get(Closed({
     ...filter,
     ...continued,
-    limit: Opt(Count(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)),
+    limit: Opt(WholeNumberText(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, 1, MAX_PAGE_SIZE)),
   }), Closed({ ...Page.properties, head: Num() })),
   /** One aggregate's whole history, with each event's revision in its stream. */
   stream: get(Closed({ stream: MinStr() }), Closed({ stream: Str(), revision: Num(), events: Type.Array(RecordedEvent) })),

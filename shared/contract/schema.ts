@@ -50,6 +50,25 @@ export const MinStr = (minLength = 1) => {
   if (!FormatRegistry.Has(format)) FormatRegistry.Set(format, (value) => characterCount(value) >= minLength);
   return Type.String({ minLength, format });
 };
+const DIGITS = /^[0-9]{1,15}$/;
+const WHOLE_NUMBER = /^whole-number-(\d+)-to-(\d+|any)$/;
+/** The bounds a format made by `WholeNumberText` asks for, or null for another format. */
+export const wholeNumberBoundsOf = (format: string): { minimum: number; maximum?: number } | null => {
+  const [, minimum, maximum] = WHOLE_NUMBER.exec(format) ?? [];
+  if (minimum === undefined) return null;
+  return maximum === 'any' || maximum === undefined ? { minimum: Number(minimum) } : { minimum: Number(minimum), maximum: Number(maximum) };
+};
+/**
+ * A whole number as a query string carries it, in decimal digits, within bounds. A format, not a
+ * pattern: the refusal then says the number and its bounds in words, not a regular expression.
+ */
+export const WholeNumberText = (description: string, minimum: number, maximum?: number) => {
+  const format = `whole-number-${minimum}-to-${maximum ?? 'any'}`;
+  if (!FormatRegistry.Has(format)) {
+    FormatRegistry.Set(format, (value) => DIGITS.test(value) && Number(value) >= minimum && (maximum === undefined || Number(value) <= maximum));
+  }
+  return Type.String({ format, description });
+};
 export const Email = () => Type.String({ format: 'email' });
 export const Num = (options?: NumberOptions) => Type.Number(options);
 export const Bool = () => Type.Boolean();

@@ -7,7 +7,7 @@ export function mustExist<S>(state: S | null, field: string, label: string): S {
 }
 
 export function mustNotExist(state: unknown, label: string, field?: string): void {
-  if (state !== null) throw conflict(`${label} already exists`, field);
+  if (state !== null) throw conflict(`is already taken by another ${label.charAt(0).toLowerCase()}${label.slice(1)}`, field);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

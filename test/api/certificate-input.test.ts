@@ -62,7 +62,7 @@ describe('certificates.create input', () => {
       const stranger = selfSignedCertificate('stranger.example.com');
       const refused = await berth.refused('certificates.create',
         { name: 'unrelated', ...shop, certificateData: `${shop.certificateData}${stranger.certificateData}` }, 400, 'certificateData');
-      assert.match(refused.message, /certificate 1 of the chain was not issued by certificate 2/);
+      assert.match(refused.message, /certificateData holds certificate 1 of the chain, which was not issued by certificate 2/);
       const chain = issuedChain('shop.example.com');
       await berth.refused('certificates.create',
         { name: 'reversed', certificateData: `${chain.ca}${chain.leaf}`, privateKey: chain.privateKey }, 400, 'certificateData');

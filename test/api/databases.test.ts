@@ -163,7 +163,7 @@ describe('database operations', () => {
           } else {
             // Never deployed: the engine has no such service. A failed start or stop leaves the
             // status as it was; a failed reload is an error (behaviour.md's status machine).
-            assert.match(answer.body.message, new RegExp(`Could not ${procedure} ${created.appName}: ${created.appName} is not deployed`));
+            assert.match(answer.body.message, new RegExp(`names ${created.appName}, which could not ${procedure}: ${created.appName} is not deployed`));
             assert.equal(await statusNow(), procedure === 'reload' ? 'error' : 'idle');
           }
         }

@@ -118,7 +118,7 @@ describe('what a proxy configuration may reach', () => {
       }, { token: user.token });
       assert.equal(answer.status, 400, JSON.stringify(answer.body));
       assert.deepEqual(pathsOf(answer.body), ['networkOrch']);
-      assert.match(answer.body.message, /is the name of .*, another Berth service this account does not manage/);
+      assert.match(answer.body.message, /^networkOrch names the alias .*, which is .*, another Berth service this account does not manage$/);
       assert.equal(await berth.head(), head);
     }
     // Its own name, or one of no Berth service, is the user's to use; an admin's aliases are not confined.

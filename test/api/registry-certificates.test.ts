@@ -97,7 +97,7 @@ describe('registry and certificates operations', () => {
       const unreachable = await berth.refused('registry.testRegistry', registryInput('probe'), 400, 'registryUrl');
       assert.match(unreachable.message, /registry\.example\.com/);
       // Said as what happened: nothing answered as a registry there, which is not a refused login.
-      assert.match(unreachable.issues[0].message, /^registryUrl: could not reach a registry there: /);
+      assert.match(unreachable.issues[0].message, /^registryUrl names no registry Berth could reach: /);
       const noImage = await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: 'registry.example.com:5000', username: 'u', password: 'p' }, 400, 'registryUrl');
       assert.match(noImage.message, /could not be pulled/);
       await berth.refused('registry.testRegistry', { ...registryInput('probe'), registryUrl: 'no such host' }, 400, 'registryUrl');

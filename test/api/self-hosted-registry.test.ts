@@ -42,7 +42,7 @@ describe('self-hosted registry', () => {
     const login = { registryName: 'r', registryUrl, registryType: 'selfHosted', imagePrefix: null, ...credentials };
     assert.equal(await eventually('a login to succeed', async () => (await berth.call('registry.testRegistry', login)).status === 200), true);
     const refused = await berth.refused('registry.testRegistry', { ...login, password: 'wrong' }, 400, 'password');
-    assert.match(refused.issues[0].message, /^password: the registry refused the login: /);
+    assert.match(refused.issues[0].message, /^password was refused by the registry: /);
 
     // One registry service: a second enable would replace this one's logins and port under its record.
     await berth.refused('registry.enableSelfHostedRegistry', { registryUrl: `127.0.0.1:${await freePort()}`, ...credentials }, 409, 'registryUrl');

@@ -124,7 +124,7 @@ describe('deployment queue (engine work replaced by a double)', () => {
     it_.double.failNextAction = 'no such service';
     const refused = await it_.berth.call('application.stop', { applicationId });
     assert.equal(refused.status, 409);
-    assert.match(refused.body.message, /Could not stop .*: no such service/);
+    assert.match(refused.body.message, /^applicationId names .*, which could not stop: no such service/);
     it_.double.failNextAction = 'tasks did not start';
     assert.equal((await it_.berth.call('application.reload', { applicationId, appName })).status, 409);
     assert.equal((await it_.berth.ok('application.one', { applicationId })).applicationStatus, 'error');

@@ -42,7 +42,7 @@ export const admin: GroupHandlers<typeof contract.admin> = {
 
   removeUser: async (input, ctx) => {
     const account = await ctx.mustLoad(accountAggregate, input.authId, 'authId');
-    if (account.rol === 'admin') throw conflict('The admin account cannot be removed', 'authId');
+    if (account.rol === 'admin') throw conflict('names the admin account, which cannot be removed', 'authId');
     const answer = accountView(ctx, account);
     // Its tokens stop working with it: every request checks that its account still exists.
     await ctx.execute(accountAggregate, account.id, { type: 'RemoveAccount', data: { id: account.id } });

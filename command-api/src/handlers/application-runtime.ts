@@ -27,7 +27,7 @@ export async function act(aggregate: AnyAggregate, action: Action, id: string, c
   const { appName } = await ctx.mustLoad(aggregate, id, field) as { appName: string };
   if (!outcome) throw conflict(`The ${action} of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
   if (outcome.type.endsWith('ActionFailed')) {
-    throw conflict(`Could not ${action} ${appName}: ${(outcome.data as { reason: string }).reason}`, field);
+    throw conflict(`names ${appName}, which could not ${action}: ${(outcome.data as { reason: string }).reason}`, field);
   }
   // What the reactor appended is newer than what this process may hold.
   ctx.forget(aggregate, id);

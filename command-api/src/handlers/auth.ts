@@ -34,7 +34,7 @@ async function usePin(ctx: Context, account: Account, pin: string, secret: strin
   if (step === null) {
     // A pin is accepted once: the one just used (turning two-factor on, say) is still on the screen.
     const used = account.lastPinStep !== null && (await acceptedStep(secret, pin, now, null) ?? Infinity) <= account.lastPinStep;
-    throw badRequest('pin', used ? 'this pin was already used: wait for the next one your authenticator shows' : 'the pin is not valid');
+    throw badRequest('pin', used ? 'was already used: wait for the next one your authenticator shows' : 'is not valid');
   }
   await ctx.execute(accountAggregate, account.id, { type: 'UseTwoFactorPin', data: { id: account.id, step } });
 }
@@ -124,7 +124,7 @@ export const auth: GroupHandlers<typeof contract.auth> = {
   updateByAdmin: async (input, ctx) => {
     const account = await ctx.mustLoad(accountAggregate, input.id, 'id');
     if (input.rol !== undefined && input.rol !== account.rol && account.id === ctx.actor!.id) {
-      throw conflict('An admin cannot change its own role', 'rol');
+      throw conflict('cannot be changed by an admin on its own account', 'rol');
     }
     // An admin may turn off the two-factor of an account locked out of it; its own, as its owner may.
     const turnsTwoFactorOff = mustBeSettable(account, input);
@@ -173,10 +173,10 @@ type SetByBerth = { secret?: string | null; token?: string | null; is2FAEnabled?
  */
 function mustBeSettable(account: Account, input: SetByBerth): boolean {
   mustKeepCreatedAt(input.createdAt, account.createdAt);
-  if (input.secret != null) throw badRequest('secret', 'the two-factor secret is set by auth.verify2FASetup, which checks a pin for it');
-  if (input.token != null) throw badRequest('token', 'tokens are made by Berth (invitations, logins, auth.generateToken) and cannot be set');
+  if (input.secret != null) throw badRequest('secret', 'cannot be set here: the two-factor secret is set by auth.verify2FASetup, which checks a pin for it');
+  if (input.token != null) throw badRequest('token', 'cannot be set: tokens are made by Berth (invitations, logins, auth.generateToken)');
   if (input.is2FAEnabled === true && !account.is2FAEnabled) {
-    throw badRequest('is2FAEnabled', 'two-factor is turned on by auth.verify2FASetup, which checks a pin for the secret');
+    throw badRequest('is2FAEnabled', 'cannot be set here: two-factor is turned on by auth.verify2FASetup, which checks a pin for the secret');
   }
   return input.is2FAEnabled === false && account.is2FAEnabled;
 }
@@ -184,7 +184,7 @@ function mustBeSettable(account: Account, input: SetByBerth): boolean {
 /** Stores the secret only if the pin is valid for it. */
 async function enableTwoFactor(ctx: Context, account: Account, input: { pin: string; secret: string }) {
   const step = await acceptedStep(input.secret, input.pin, ctx.infra.clock.now(), null);
-  if (step === null) throw badRequest('pin', 'the pin is not valid for this secret');
+  if (step === null) throw badRequest('pin', 'is not valid for this secret');
   await ctx.execute(accountAggregate, account.id, {
     type: 'EnableTwoFactor', data: { id: account.id, secret: ctx.secrets.seal(input.secret), step },
   });

@@ -66,7 +66,7 @@ async function keyToRestore(ctx: Context, plan: RunPlan, backupId: string, key: 
   }
   const latest = (await ctx.list(backupRunAggregate, 'backupId', backupId)).sort(byStart)
     .find((run) => run.kind === 'backup' && run.status === 'done');
-  if (!latest) throw badRequest('key', 'this backup has no successful run to restore; give the key of an object');
+  if (!latest) throw badRequest('key', 'is required: this backup has no successful run to restore from; give the key of an object');
   return String(latest.key);
 }
 
@@ -76,7 +76,7 @@ export const restore: Handler<RestoreInput> = async (input, ctx) => {
   const own = idFieldOf(backup.databaseType);
   for (const engine of ENGINES) {
     const field = idFieldOf(engine);
-    if (field !== own && input[field] !== undefined) throw badRequest(field, `a ${backup.databaseType} backup restores only into a ${backup.databaseType} database (give ${own})`);
+    if (field !== own && input[field] !== undefined) throw badRequest(field, `cannot be given: a ${backup.databaseType} backup restores only into a ${backup.databaseType} database (give ${own})`);
   }
   const databaseId = input[own] ?? ownerOf(backup);
   const plan = await planFor(ctx, backup, databaseId, own);

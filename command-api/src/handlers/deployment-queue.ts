@@ -17,7 +17,7 @@ export type SourceNeeds<R extends { sourceType: string }> = Record<R['sourceType
 export function mustHaveSource<R extends { sourceType: string }>(record: R, needed: SourceNeeds<R>): void {
   const type = record.sourceType as R['sourceType'];
   for (const field of needed[type]) {
-    if (!record[field]) throw badRequest(field, `set the ${record.sourceType} source's ${field} before deploying`);
+    if (!record[field]) throw badRequest(field, `must be set on the ${record.sourceType} source before deploying`);
   }
 }
 

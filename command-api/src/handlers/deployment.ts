@@ -22,7 +22,7 @@ const OWNERS: Record<'applicationId' | 'composeId' | 'databaseId', { what: strin
 
 async function all(input: { applicationId?: string; composeId?: string; databaseId?: string }, ctx: Context) {
   const given = (['applicationId', 'composeId', 'databaseId'] as const).filter((field) => input[field] !== undefined);
-  if (given.length !== 1) throw badRequest('applicationId', 'give exactly one of applicationId, composeId or databaseId');
+  if (given.length !== 1) throw badRequest('applicationId', 'must be given, or else composeId or databaseId: exactly one of the three');
   const field = given[0]!;
   const id = input[field]!;
   // A service that does not exist (or no longer does) is NOT_FOUND, not a service without deployments.
@@ -45,11 +45,11 @@ async function cancel({ deploymentId }: { deploymentId: string }, ctx: Context) 
 
 async function rollback({ deploymentId, applicationId }: { deploymentId: string; applicationId?: string }, ctx: Context) {
   const target = await ctx.mustLoad(deploymentAggregate, deploymentId, 'deploymentId') as Deployment;
-  if (!target.applicationId) throw badRequest('deploymentId', 'only an application deployment can be rolled back to');
+  if (!target.applicationId) throw badRequest('deploymentId', 'must name a deployment of an application: only those can be rolled back to');
   if (applicationId !== undefined && applicationId !== target.applicationId) {
-    throw badRequest('deploymentId', 'that deployment belongs to another service');
+    throw badRequest('deploymentId', 'names a deployment of another service');
   }
-  if (target.status !== 'done' || !target.image) throw badRequest('deploymentId', `only a successful deployment can be rolled back to (this one is ${target.status})`);
+  if (target.status !== 'done' || !target.image) throw badRequest('deploymentId', `must name a successful deployment to roll back to (this one is ${target.status})`);
   return queueDeployment(ctx, target.applicationId, {
     kind: 'rollback', title: `Rollback to ${target.title} of ${target.createdAt}`, trigger: 'account', image: target.image, rollbackOf: deploymentId,
   });

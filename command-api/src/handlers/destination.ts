@@ -1,5 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
+import { mustBeEndpoint } from '@berth/shared/domain/destination/endpoint';
 import { badRequest } from '@berth/shared/errors';
 import { ObjectStorageError } from '@berth/shared/ports/object-storage';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
@@ -18,11 +19,13 @@ const FIELD_OF: Record<string, string> = {
 /** Really reaches the bucket with the given fields: BAD_REQUEST with the server's reason when it can't. */
 const testConnection: Handler<{ endpoint: string; region: string; bucket: string; accessKey: string; secretAccessKey: string }> =
   async (input, ctx) => {
+    mustBeEndpoint(input.endpoint);
     try {
       await (await ctx.infra.objectStorage(input)).check();
     } catch (error) {
       if (!(error instanceof ObjectStorageError)) throw error;
-      throw badRequest(FIELD_OF[error.code] ?? 'endpoint', error.message);
+      // "Could not list the bucket …" read after the field: "accessKey did not work: could not list …".
+      throw badRequest(FIELD_OF[error.code] ?? 'endpoint', `did not work: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
     }
     return { ok: true, bucket: input.bucket };
   };
@@ -45,7 +48,7 @@ export const destination: GroupHandlers<typeof contract.destination> = {
     await ctx.mustLoad(destinationAggregate, input.destinationId, 'destinationId');
     // A backup keeps uploading to its destination: removing it would leave backups that can only fail.
     await retire(ctx, 'destination', input.destinationId, DESTINATION_USE,
-      'Destination is used by backups; remove them or move them to another destination first');
+      'names a destination that backups use: remove them or move them to another destination first');
     return { type: 'RemoveDestination', data: { destinationId: input.destinationId } };
   }),
   testConnection,

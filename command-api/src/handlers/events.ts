@@ -13,7 +13,7 @@ export const events: GroupHandlers<typeof contract.events> = {
   },
   stream: async ({ stream }, ctx) => {
     const { events: history, revision } = await ctx.infra.eventStore.readStream(stream);
-    if (revision === -1) throw notFound('stream', 'Stream');
+    if (revision === -1) throw notFound('stream', 'stream in the log');
     return { stream, revision, events: history.map(inHistory) };
   },
   follow: async (input, ctx) => new Following(ctx.infra.eventStore, selectionOf(input)),

@@ -2,7 +2,7 @@ import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate } from '@berth/shared/domain/account/account';
 import { registryAggregate, type RegistryType } from '@berth/shared/domain/registry/registry';
 import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
-import { DomainError, badRequest, unauthorized } from '@berth/shared/errors';
+import { badRequest, unauthorized } from '@berth/shared/errors';
 import { EngineError } from '@berth/shared/ports/container-engine';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
 import { retire } from './reservations.ts';
@@ -26,8 +26,8 @@ const testRegistry: Handler<{ registryUrl: string; username: string; password: s
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     // A refused login names the credentials; anything else (unreachable, not a registry) the URL.
-    if (/unauthori[sz]ed|401|denied|incorrect/i.test(error.message)) throw badRequest('password', `the registry refused the login: ${error.message}`);
-    throw badRequest('registryUrl', `could not reach a registry there: ${error.message}`);
+    if (/unauthori[sz]ed|401|denied|incorrect/i.test(error.message)) throw badRequest('password', `was refused by the registry: ${error.message}`);
+    throw badRequest('registryUrl', `names no registry Berth could reach: ${error.message}`);
   }
   return true;
 };
@@ -64,7 +64,7 @@ export const registry: GroupHandlers<typeof contract.registry> = {
     const registry = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     const removed = await removal(registryAggregate, async () => {
       // An application pushes its images to its registry and nodes pull from it: it must be unset first.
-      await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'Registry is used by applications; set another registry on them first');
+      await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'names a registry that applications use: set another registry on them first');
       return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
     })(input, ctx);
     if (registry.registryType === 'selfHosted') await removeSelfHostedRegistry(ctx, registry);

@@ -26,7 +26,7 @@ function publishedPortOf(registryUrl: string): number {
     throw badRequest('registryUrl', `must name the port to publish the registry on, as host:port (for example registry.example.com:${PORT}): images are pushed to the port the URL names`);
   }
   const number = Number(port);
-  if (number < 1 || number > 65535) throw badRequest('registryUrl', 'names a port out of 1-65535');
+  if (number < 1 || number > 65535) throw badRequest('registryUrl', 'must name a port from 1 to 65535');
   return number;
 }
 
@@ -72,7 +72,7 @@ function registrySpec(ctx: Context, input: { registryUrl: string; username: stri
 async function mustHaveImage(ctx: Context, image: string): Promise<void> {
   const engine = ctx.infra.engine;
   await engine.pullImage(image).catch(async (error: Error) => {
-    if (!(await askEngine(() => engine.imageExists(image), 'registryUrl', 'Registry image'))) throw badRequest('registryUrl', `the registry image ${image} could not be pulled: ${error.message}`);
+    if (!(await askEngine(() => engine.imageExists(image), 'registryUrl', 'Registry image'))) throw badRequest('registryUrl', `cannot be served: the registry image ${image} could not be pulled (${error.message})`);
   });
 }
 
@@ -90,7 +90,7 @@ export async function enableSelfHostedRegistry<T>(
   await mustHaveImage(ctx, spec.TaskTemplate.ContainerSpec.Image);
   const port = hostPort(publishedPortOf(input.registryUrl));
   await claim(ctx, 'instance', SELF_HOSTED_REGISTRY, registryId, 'registryUrl').catch(() => {
-    throw conflict('A self-hosted registry is already enabled: update or remove it first', 'registryUrl');
+    throw conflict('cannot be set: a self-hosted registry is already enabled; update or remove it first', 'registryUrl');
   });
   try {
     await claim(ctx, 'hostPort', port, registryId, 'registryUrl');

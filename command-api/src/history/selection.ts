@@ -1,7 +1,7 @@
 // What an auditor asked for: the filter, where to start and how many. Cursors are tied to the
 // selection they came from, so a cursor handed to another query is refused, not misread.
 import { createHash } from 'node:crypto';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@berth/shared/contract/events';
+import { DEFAULT_PAGE_SIZE } from '@berth/shared/contract/events';
 import type { EventFilter } from '@berth/shared/events/filter';
 import { badRequest } from '@berth/shared/errors';
 
@@ -50,9 +50,9 @@ function positionOfCursor(cursor: string, filter: EventFilter): number {
 
 export function selectionOf(input: SelectionInput): Selection {
   const filter = filterOf(input);
-  if (input.cursor !== undefined && input.after !== undefined) throw badRequest('cursor', 'give either after or cursor, not both');
+  if (input.cursor !== undefined && input.after !== undefined) throw badRequest('cursor', 'cannot be given with after: give one or the other');
   const after = input.cursor !== undefined ? positionOfCursor(input.cursor, filter) : Number(input.after ?? 0);
+  // The contract bounds the limit (1 to MAX_PAGE_SIZE): the query was checked against it.
   const limit = Number(input.limit ?? DEFAULT_PAGE_SIZE);
-  if (limit < 1 || limit > MAX_PAGE_SIZE) throw badRequest('limit', `must be between 1 and ${MAX_PAGE_SIZE}`);
   return { filter, after, limit };
 }

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ObjectStorageError, type BucketAddress, type ObjectStorage, type StoredObject } from '../../ports/object-storage.ts';
+import { endpointUrlOf } from '../../domain/destination/endpoint.ts';
 import { describeFailure } from './failure.ts';
 
 const PART_SIZE = 8 * 1024 * 1024;
@@ -15,12 +16,9 @@ const QUEUE = 2;
 
 /** The endpoint as a URL; a bare host name means https, as the S3 consoles show it. */
 export function endpointUrl(endpoint: string): string {
-  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint) ? endpoint : `https://${endpoint}`;
-  try {
-    return new URL(text).toString();
-  } catch {
-    throw new ObjectStorageError(`endpoint "${endpoint}" is not a URL`, 'InvalidEndpoint');
-  }
+  const url = endpointUrlOf(endpoint);
+  if (url === null) throw new ObjectStorageError(`endpoint "${endpoint}" is not a URL`, 'InvalidEndpoint');
+  return url;
 }
 
 export function openS3Storage(address: BucketAddress): ObjectStorage {

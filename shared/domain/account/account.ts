@@ -60,7 +60,7 @@ export type AccountEvent =
 const LABEL = 'Account';
 // The same answer for every way an invitation can be wrong, so it reveals nothing.
 const invalidInvitation = () => new DomainError('BAD_REQUEST', 'The invitation is invalid or has expired',
-  [{ message: 'token: the invitation is invalid or has expired', path: 'token' }]);
+  [{ message: 'token names an invitation that is invalid or has expired', path: 'token' }]);
 
 const fresh = (data: Pick<Account, 'id' | 'email' | 'createdAt'>, rol: Role): Account => ({
   ...data, rol, image: '', status: 'active', is2FAEnabled: false, permissions: NO_PERMISSIONS,
@@ -116,7 +116,7 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
       case 'UseTwoFactorPin': {
         const account = mustExist(state, 'id', LABEL);
         if (account.lastPinStep !== null && command.data.step <= account.lastPinStep) {
-          throw badRequest('pin', 'this pin was already used');
+          throw badRequest('pin', 'was already used');
         }
         return [{ type: 'TwoFactorPinUsed', data: command.data }];
       }
@@ -126,7 +126,7 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
       }
       case 'AssignPermissions': {
         const account = mustExist(state, 'userId', LABEL);
-        if (account.rol === 'admin') throw conflict('An admin has every permission already', 'userId');
+        if (account.rol === 'admin') throw conflict('names an admin, who has every permission already', 'userId');
         return [{ type: 'PermissionsAssigned', data: command.data }];
       }
       case 'GrantAccess': {

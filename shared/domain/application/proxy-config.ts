@@ -5,6 +5,7 @@
 // file defines, is refused too: it would silently replace one of the two.
 import { parseDocument } from 'yaml';
 import { badRequest, conflict } from '../../errors.ts';
+import { yamlFault } from '../yaml-fault.ts';
 import { berthPartNamed } from './proxy-names.ts';
 import { isMap, proxyStructureFault } from './proxy-schema.ts';
 
@@ -52,7 +53,7 @@ function mustNotUseBerthNames(defined: readonly Defined[], appNames: readonly st
 export function checkProxyConfig(text: string, appName: string): string {
   const document = parseDocument(text);
   const [error] = document.errors;
-  if (error) throw badRequest('proxyConfig', `is not valid YAML: ${error.message.split('\n')[0]}`);
+  if (error) throw badRequest('proxyConfig', yamlFault(error));
   const config: unknown = document.toJS();
   const fault = proxyStructureFault(config);
   if (fault) throw badRequest('proxyConfig', fault);

@@ -51,7 +51,7 @@ export const scheduledRunId = (backupId: string, tick: Date) => `${backupId}.${t
 
 function mustBeRunning(state: BackupRun | null): BackupRun {
   const run = mustExist(state, 'runId', LABEL);
-  if (run.status !== 'running') throw conflict(`${LABEL} ${run.runId} already ended (${run.status})`, 'runId');
+  if (run.status !== 'running') throw conflict(`names a run that already ended (${run.status})`, 'runId');
   return run;
 }
 

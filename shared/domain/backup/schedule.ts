@@ -12,9 +12,9 @@ function nextTwoRuns(schedule: string, now: Date, field: string): Date[] {
     const runs = cron.nextRuns(2, now);
     cron.stop();
     return runs;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
-    throw badRequest(field, `not a cron expression (${reason})`);
+  } catch {
+    // croner's reason speaks of its own configuration: say what a schedule is instead.
+    throw badRequest(field, 'must be a cron expression of five fields (minute, hour, day of the month, month, day of the week), such as "0 3 * * *" for 03:00 every day');
   }
 }
 

@@ -39,7 +39,7 @@ function parseChain(pem: string): X509Certificate[] {
     try {
       return new X509Certificate(block);
     } catch {
-      throw badRequest('certificateData', `certificate ${index + 1} of the chain is not a parseable X.509 certificate`);
+      throw badRequest('certificateData', `holds certificate ${index + 1} of the chain, which is not a parseable X.509 certificate`);
     }
   });
 }
@@ -49,7 +49,7 @@ function mustBeInIssuingOrder(chain: readonly X509Certificate[]): void {
   chain.slice(0, -1).forEach((certificate, index) => {
     const issuer = chain[index + 1]!;
     if (!certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey)) {
-      throw badRequest('certificateData', `certificate ${index + 1} of the chain was not issued by certificate ${index + 2}: give the server's certificate first, then each issuer in order`);
+      throw badRequest('certificateData', `holds certificate ${index + 1} of the chain, which was not issued by certificate ${index + 2}: give the server's certificate first, then each issuer in order`);
     }
   });
 }
@@ -58,7 +58,7 @@ function parseKey(pem: string): KeyObject {
   try {
     return createPrivateKey(pem);
   } catch {
-    throw badRequest('privateKey', 'not an unencrypted PEM-encoded private key');
+    throw badRequest('privateKey', 'must be an unencrypted PEM-encoded private key');
   }
 }
 

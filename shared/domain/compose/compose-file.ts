@@ -1,6 +1,7 @@
 // What Berth needs to know of a compose file's text: whether it can be saved, and its services.
 // Pure functions over the text, so deciders may call them.
 import { isAlias, isMap, isScalar, parseDocument, type Document, type Pair } from 'yaml';
+import { yamlFault } from '../yaml-fault.ts';
 
 /** A parsed file; `null` for the empty text a compose service starts with. */
 export function parseComposeFile(text: string): Document | null {
@@ -22,7 +23,7 @@ export function composeFileProblem(text: string): string | null {
   const document = parseComposeFile(text);
   if (document === null) return null;
   const [error] = document.errors;
-  if (error) return `is not valid YAML: ${error.message.split('\n')[0]}`;
+  if (error) return yamlFault(error);
   if (!isMap(document.contents)) return 'must be a YAML mapping at the top level';
   const services = deref(document, document.contents.get('services', true));
   if (!isMap(services)) return 'must have a "services" mapping';

@@ -12,23 +12,23 @@ const refused = (run: () => unknown, reason: RegExp) => assert.throws(run, (erro
 
 describe('interpolation', () => {
   it('fails ${VAR:?message} when VAR is unset or empty, and ${VAR?message} when unset, with the message', () => {
-    refused(() => interpolate('${DBPASS:?set the password}', {}), /required variable DBPASS is missing a value: set the password/);
-    refused(() => interpolate('${DBPASS:?set the password}', { DBPASS: '' }), /DBPASS is missing a value/);
+    refused(() => interpolate('${DBPASS:?set the password}', {}), /composeFile needs a value for the required variable DBPASS: set the password/);
+    refused(() => interpolate('${DBPASS:?set the password}', { DBPASS: '' }), /the required variable DBPASS/);
     assert.equal(interpolate('${DBPASS?unset}', { DBPASS: '' }), '');
-    refused(() => interpolate('${DBPASS?unset}', {}), /DBPASS is missing a value: unset/);
+    refused(() => interpolate('${DBPASS?unset}', {}), /the required variable DBPASS: unset/);
     assert.equal(interpolate('${DBPASS:?x}-${DBPASS?y}', { DBPASS: 'pw' }), 'pw-pw');
   });
 
   it('refuses an unterminated ${, and keeps $$ as a literal $', () => {
-    refused(() => interpolate('image: ${BROKEN', {}), /invalid interpolation format in "image: \$\{BROKEN"/);
+    refused(() => interpolate('image: ${BROKEN', {}), /composeFile has an invalid interpolation format in "image: \$\{BROKEN"/);
     refused(() => interpolate('${1X}', {}), /invalid interpolation format/);
     assert.equal(interpolate('$${NOT}', {}), '${NOT}');
   });
 
   it('fails a deployment of the file with the message, for a stack and for the ports a project claims', () => {
     const file = 'services:\n  web:\n    image: "web:${TAG:?give the image a TAG}"\n    ports: ["${PORT:?}:80"]\n';
-    refused(() => stackSpec(file, { appName: 'p', env: 'PORT=80' }), /TAG is missing a value: give the image a TAG/);
-    refused(() => publishedPorts(file, 'TAG=1'), /PORT is missing a value/);
+    refused(() => stackSpec(file, { appName: 'p', env: 'PORT=80' }), /the required variable TAG: give the image a TAG/);
+    refused(() => publishedPorts(file, 'TAG=1'), /the required variable PORT/);
   });
 });
 

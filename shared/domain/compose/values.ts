@@ -25,7 +25,7 @@ const VARIABLE = /\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|([A-Z
 /** `${NAME:?message}` (unset or empty) and `${NAME?message}` (unset) fail with the message, as docker does. */
 function required(name: string, value: string | undefined, op: string, message: string): string {
   if (value === undefined || (op === ':?' && value === '')) {
-    throw badRequest('composeFile', `required variable ${name} is missing a value${message ? `: ${message}` : ''}`);
+    throw badRequest('composeFile', `needs a value for the required variable ${name}${message ? `: ${message}` : ''}`);
   }
   return value;
 }
@@ -33,7 +33,7 @@ function required(name: string, value: string | undefined, op: string, message: 
 export function interpolate(text: string, env: Readonly<Record<string, string>>): string {
   return text.replace(VARIABLE, (whole, braced?: string, op?: string, operand?: string, bare?: string, broken?: string) => {
     if (whole === '$$') return '$';
-    if (broken !== undefined) throw badRequest('composeFile', `invalid interpolation format in "${text}": a "\${" that is not closed or does not name a variable (write "$$" for a literal "$")`);
+    if (broken !== undefined) throw badRequest('composeFile', `has an invalid interpolation format in "${text}": a "\${" that is not closed or does not name a variable (write "$$" for a literal "$")`);
     const name = (braced ?? bare)!;
     const value = env[name];
     if (op === ':-') return value ? value : operand ?? '';

@@ -40,7 +40,7 @@ const CANCELLED = 'cancelled by request';
 const exists = (state: Deployment | null) => mustExist(state, 'deploymentId', LABEL);
 
 function cancel(deployment: Deployment, data: At): DeploymentEvent[] {
-  if (FINISHED.has(deployment.status)) throw conflict(`Deployment already ended (${deployment.status})`, 'deploymentId');
+  if (FINISHED.has(deployment.status)) throw conflict(`names a deployment that already ended (${deployment.status})`, 'deploymentId');
   if (deployment.status === 'queued') return [{ type: 'DeploymentCancelled', data: { ...data, reason: CANCELLED } }];
   return deployment.cancelRequested ? [] : [{ type: 'DeploymentCancellationRequested', data }];
 }

@@ -2,6 +2,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
+import { mustBeEndpoint } from './endpoint.ts';
 
 /** An object-storage bucket backups are uploaded to. */
 export interface Destination {
@@ -45,9 +46,11 @@ export const destinationAggregate: Aggregate<Destination, DestinationCommand, De
     switch (command.type) {
       case 'CreateDestination':
         mustNotExist(state, LABEL, 'destinationId');
+        mustBeEndpoint(command.data.endpoint);
         return [{ type: 'DestinationCreated', data: command.data }];
       case 'UpdateDestination': {
         const destination = mustExist(state, 'destinationId', LABEL);
+        if (command.data.endpoint !== undefined) mustBeEndpoint(command.data.endpoint);
         return updated('DestinationUpdated', 'destinationId', destination.destinationId, destination, command.data);
       }
       case 'RemoveDestination':

@@ -15,7 +15,7 @@ export function mustBeRegistryUrl(url: string): void {
 function problemOf(url: string): string | null {
   if (/\s/.test(url)) return 'must not contain spaces';
   const hasScheme = SCHEME.test(url);
-  if (!hasScheme && url.includes('://')) return 'only http and https URLs name a registry';
+  if (!hasScheme && url.includes('://')) return 'must be an http or https URL, or a host name without a scheme';
   let parsed: URL;
   try {
     parsed = new URL(hasScheme ? url : `https://${url}`);
@@ -25,7 +25,7 @@ function problemOf(url: string): string | null {
   const host = parsed.hostname;
   if (!host) return 'must name a host';
   // WHATWG URLs accept hosts no resolver would (`-a-`, `a..b`): a DNS name is dot-separated labels.
-  if (!host.startsWith('[') && !host.split('.').every((label) => LABEL.test(label))) return `"${host}" is not a host name`;
+  if (!host.startsWith('[') && !host.split('.').every((label) => LABEL.test(label))) return `names "${host}", which is not a host name`;
   if (parsed.username || parsed.password) return 'must not hold credentials: use username and password';
   if (parsed.search || parsed.hash || url.includes('?') || url.includes('#')) return 'must not have a query or fragment';
   return null;
