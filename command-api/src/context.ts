@@ -3,7 +3,7 @@ import type { DomainEvent } from '@berth/shared/events/event';
 import { streamName } from '@berth/shared/events/event';
 import { notFound } from '@berth/shared/errors';
 import { newTimeOrderedId } from '@berth/shared/ids';
-import { execute, load } from '@berth/shared/runtime/execute';
+import { execute, executeAt, load } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { processStateCache } from '@berth/shared/runtime/state-cache';
@@ -27,6 +27,8 @@ export interface Outcome<S> {
   /** The state before the command: what a removal answers. */
   readonly before: S | null;
   readonly after: S | null;
+  /** Where its last event went in the log; 0 when it changed nothing. */
+  readonly position: number;
 }
 
 export type StateOf<A> = A extends { evolve: (state: infer S | null, event: never) => unknown } ? S : never;
@@ -37,6 +39,8 @@ export class Context {
   /** Log position of the last event this request appended; the answer waits for projections to reach it. */
   position = 0;
   private at: string | undefined;
+  /** Streams read to change (readToChange), at the revision read; made on first use, as most requests read none. */
+  private held: Map<string, number> | undefined;
 
   constructor(
     readonly infra: Infrastructure,
@@ -110,9 +114,26 @@ export class Context {
     return state;
   }
 
-  /** Decides `command` against the stream's history and appends the outcome, retrying on a race. */
+  /**
+   * A record this request changes with side effects decided from what it reads here (claims taken
+   * and let go): NOT_FOUND naming `field` when there is none. Every command this request then
+   * executes on it applies to it as read, or is refused (see executeAt).
+   */
+  async readToChange<A extends AnyAggregate>(aggregate: A, id: string, field: string): Promise<StateOf<A>> {
+    const { state, revision } = await this.load(aggregate, id);
+    if (state === null) throw notFound(field, aggregate.label);
+    (this.held ??= new Map()).set(streamName(aggregate.name, id), revision);
+    return state;
+  }
+
+  /** Decides `command` against the stream's history and appends the outcome, retrying on a race (a record read to change: only as read). */
   async execute<A extends AnyAggregate>(aggregate: A, id: string, command: CommandOf<A>): Promise<Outcome<StateOf<A>>> {
-    const outcome = await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states);
+    const stream = streamName(aggregate.name, id);
+    const held = this.held?.get(stream);
+    const outcome = held === undefined
+      ? await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states)
+      : await executeAt<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, held, this.states);
+    if (held !== undefined && outcome.position !== 0) this.held!.set(stream, (await this.load(aggregate, id)).revision);
     this.position = Math.max(this.position, outcome.position);
     return outcome;
   }

@@ -12,7 +12,7 @@ import { load } from '@berth/shared/runtime/execute';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { deriveKey } from '@berth/shared/runtime/keys';
 import type { Context } from './context.ts';
-import { moveNames, release } from './handlers/reservations.ts';
+import { moveNames, mustBeFree, release } from './handlers/reservations.ts';
 
 /** A kind of service with a deploy token (application, compose): its collection and id field. */
 export type TokenKind = Pick<AnyAggregate, 'name' | 'idField'>;
@@ -80,11 +80,20 @@ export async function withDeployToken<T>(
 ): Promise<T> {
   const was = opened(ctx.infra, current);
   if (next === undefined || next === was) return apply();
-  if (chosen && next) {
+  await mayTakeToken(ctx, kind, id, current, next, chosen);
+  return moveNames(ctx, SCOPE, namesOf(ctx.infra, kind, was), namesOf(ctx.infra, kind, next), id, apply, FIELD, refused);
+}
+
+/** Refuses now, appending nothing, what giving the service the token `next` would refuse (see withDeployToken). */
+export async function mayTakeToken(
+  ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined, chosen: boolean,
+): Promise<void> {
+  if (!next || next === opened(ctx.infra, current)) return;
+  if (chosen) {
     const holder = await openingEach(ctx.infra, kind, next);
     if (holder && holder[kind.idField] !== id) throw conflict(TAKEN, FIELD);
   }
-  return moveNames(ctx, SCOPE, namesOf(ctx.infra, kind, was), namesOf(ctx.infra, kind, next), id, apply, FIELD, refused);
+  await mustBeFree(ctx, SCOPE, claimName(ctx.infra, kind, next), id, FIELD, refused);
 }
 
 /** Lets go of a removed service's token (one saved before the claims has nothing to let go). */

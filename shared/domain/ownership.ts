@@ -36,9 +36,20 @@ export function markIn(labels: Labels): OwnerMark | null {
   return { label, value: labels![label]!, ...(legacy && { legacy }) };
 }
 
-/** Labels a user gave, without Berth's marks: a file's labels cannot claim another service's objects. */
-export const withoutMarks = (labels: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(labels).filter(([label]) => !(MARK_LABELS as readonly string[]).includes(label)));
+/**
+ * Labels that Berth, the engine's stacks and the compose tool find objects by: a user's labels (an
+ * application's labelsOrch, a compose file's) may not set them, or they could claim another
+ * service's objects, or put their own among another's (a stack lists its services by namespace).
+ */
+const RESERVED_LABEL = /^(berth\.|com\.docker\.(stack|compose|swarm)\.)/;
+
+/** The labels of `labels` a user may not set. */
+export const reservedLabelsIn = (labels: Readonly<Record<string, string>>): string[] =>
+  Object.keys(labels).filter((label) => RESERVED_LABEL.test(label));
+
+/** Labels a user gave, without those Berth and the engine find objects by. */
+export const withoutReservedLabels = (labels: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(labels).filter(([label]) => !RESERVED_LABEL.test(label)));
 
 /** Whether an object is marked for the service whose id is `ownerId`, whatever its kind (ids are unique across kinds). */
 export const isMarkedForId = (labels: Labels, ownerId: string): boolean =>

@@ -5,8 +5,8 @@ import { DomainError } from '../errors.ts';
 import { reservationAggregate, reservationKey, type ReservationCommand } from '../domain/reservation/reservation.ts';
 
 export type ReservationScope = Parameters<typeof reservationKey>[0];
-/** Runs a reservation command on the reservation of `key`. */
-export type RunReservation = (aggregate: typeof reservationAggregate, key: string, command: ReservationCommand) => Promise<unknown>;
+/** Runs a reservation command on the reservation of `key`: where it appended (0 when it changed nothing). */
+export type RunReservation = (aggregate: typeof reservationAggregate, key: string, command: ReservationCommand) => Promise<{ readonly position: number }>;
 
 /** Lets go of each of `names` that `owner` holds. */
 export async function releaseEach(run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string): Promise<void> {
@@ -21,6 +21,10 @@ export async function releaseEach(run: RunReservation, scope: ReservationScope, 
  * refusal, lets go of the ones it took and throws what `refused` makes of it (the refusal itself by default);
  * any other failure is thrown as it is.
  */
+/** The decider's refusal of a name another holds (naming `field`), not a stream too busy to decide. */
+const isRefusal = (error: unknown, field: string) =>
+  error instanceof DomainError && error.code === 'CONFLICT' && error.issues[0]?.path === field;
+
 export async function claimEach(
   run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string,
   field: string = scope, refused: (name: string, error: unknown) => unknown = (_name, error) => error,
@@ -28,13 +32,15 @@ export async function claimEach(
   const taken: string[] = [];
   for (const name of names) {
     const key = reservationKey(scope, name);
+    let position: number;
     try {
-      await run(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field } });
+      ({ position } = await run(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field } }));
     } catch (error) {
       await releaseEach(run, scope, taken, owner);
       // Only a refusal (another owner holds the name) is `refused`'s to word: an outage stays itself.
-      throw error instanceof DomainError && error.code === 'CONFLICT' ? refused(name, error) : error;
+      throw isRefusal(error, field) ? refused(name, error) : error;
     }
-    taken.push(name);
+    // A name the owner held already (the same request sent twice) is not this call's to let go.
+    if (position !== 0) taken.push(name);
   }
 }

@@ -59,26 +59,55 @@ export async function load(store: EventStore, aggregate: AnyAggregate, id: strin
   return folded;
 }
 
+/** Decides `command` on the stream as `folded` and appends at its revision; WrongExpectedVersionError when the stream moved on. */
+async function decideAndAppend<S>(
+  store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, folded: FoldedState, memory?: StateMemory,
+): Promise<Executed<S>> {
+  const stream = streamName(aggregate.name, id);
+  const { state, revision } = folded;
+  const decided = aggregate.decide(command, state as object | null);
+  if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0 };
+  try {
+    const result = await store.append(stream, decided.map((event) => envelope(event, cause)), revision === -1 ? 'no_stream' : revision);
+    const after = fold(aggregate, decided, state as object | null);
+    memory?.set(stream, { state: after, revision: result.revision });
+    return { before: state as S | null, after: after as S | null, position: result.position };
+  } catch (error) {
+    // Whatever happened, what this process knew of the stream may be behind: read it again.
+    memory?.forget(stream);
+    throw error;
+  }
+}
+
 export async function execute<S>(
   store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, memory?: StateMemory,
 ): Promise<Executed<S>> {
-  const stream = streamName(aggregate.name, id);
   const giveUpAt = Date.now() + CONTENDED_FOR_MS;
   for (let attempt = 1; attempt === 1 || Date.now() < giveUpAt; attempt++) {
     if (attempt > EAGER_ATTEMPTS) await backoff(attempt);
-    const { state, revision } = await load(store, aggregate, id, memory);
-    const decided = aggregate.decide(command, state as object | null);
-    if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0 };
     try {
-      const result = await store.append(stream, decided.map((event) => envelope(event, cause)), revision === -1 ? 'no_stream' : revision);
-      const after = fold(aggregate, decided, state as object | null);
-      memory?.set(stream, { state: after, revision: result.revision });
-      return { before: state as S | null, after: after as S | null, position: result.position };
+      return await decideAndAppend<S>(store, aggregate, id, command, cause, await load(store, aggregate, id, memory), memory);
     } catch (error) {
-      // Whatever happened, what this process knew of the stream may be behind: read it again.
-      memory?.forget(stream);
       if (!(error instanceof WrongExpectedVersionError)) throw error;
     }
   }
   throw conflict(`${aggregate.label} ${id} is being changed by other requests; try again`);
+}
+
+/**
+ * As `execute`, but only on the stream as it was at `revision`, which the caller read and decided
+ * its side effects from (the claims it takes and lets go): CONFLICT naming the id field when
+ * another writer changed it meanwhile, since deciding again would leave those side effects wrong.
+ */
+export async function executeAt<S>(
+  store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, revision: number, memory?: StateMemory,
+): Promise<Executed<S>> {
+  const changedMeanwhile = () => conflict('was changed by another request while this one was being made: read it again and retry', aggregate.idField);
+  const folded = await load(store, aggregate, id, memory);
+  if (folded.revision !== revision) throw changedMeanwhile();
+  try {
+    return await decideAndAppend<S>(store, aggregate, id, command, cause, folded, memory);
+  } catch (error) {
+    throw error instanceof WrongExpectedVersionError ? changedMeanwhile() : error;
+  }
 }

@@ -62,6 +62,21 @@ describe('certificate folders asked at once', () => {
     await berth.ok('certificates.create', { name: 'beside', ...pair, certificatePath: `${outer}/b` });
   });
 
+  it('a certificate sent twice at once with its chosen id, among others asking its folder: one certificate in the folder', async () => {
+    for (let trial = 0; trial < 5; trial++) {
+      const path = `${folder()}/site`;
+      const certificateId = `twice${Math.random().toString(36).slice(2, 10)}`;
+      await Promise.all([
+        berth.call('certificates.create', { name: 'a', ...pair, certificateId, certificatePath: path }),
+        berth.call('certificates.create', { name: 'b', ...pair, certificateId, certificatePath: path }),
+        ...Array.from({ length: 4 }, (_, i) => create(path, i)),
+      ]);
+      assert.equal((await storedAround(path)).length, 1);
+      // The folder is still decided: none more can take it.
+      assert.equal((await create(path)).status, 409);
+    }
+  });
+
   it('frees a folder for a certificate of its own once the certificates inside it are removed', async () => {
     const outer = folder();
     const inner = await berth.ok('certificates.create', { name: 'inner', ...pair, certificatePath: `${outer}/a/b` });

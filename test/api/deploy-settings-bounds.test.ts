@@ -108,4 +108,10 @@ describe('deploy settings the orchestrator could never take are refused on save'
     assert.deepEqual(cleared.modeOrch, {});
     assert.equal(cleared.healthCheckOrch, null);
   });
+
+  it("refuses labels that Berth and the engine find services by, naming labelsOrch: an application could pass for another's service", async () => {
+    for (const label of ['berth.composeId', 'berth.applicationId', 'com.docker.stack.namespace', 'com.docker.compose.project', 'com.docker.swarm.service.name']) {
+      await berth.refused('application.update', { applicationId, labelsOrch: { tier: 'web', [label]: 'shop' } }, 400, 'labelsOrch');
+    }
+  });
 });

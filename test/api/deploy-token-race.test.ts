@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
+import { fold } from '@berth/shared/domain/aggregate';
 import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
 import { execute } from '@berth/shared/runtime/execute';
 import { tokenClaimKey } from '../../command-api/src/deploy-token.ts';
@@ -35,6 +36,12 @@ describe('a deploy token taken at once by many services', () => {
   async function claimsOf(kind: Kind, chosen: string) {
     const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-${tokenClaimKey(berth.berth.infrastructure, kind.aggregate, chosen)}`);
     return events.filter((event) => event.type === 'NameReserved').length;
+  }
+
+  /** Who holds the claim of `token` for `kind` now, as the log has it. */
+  async function holderOf(kind: Kind, chosen: string) {
+    const { events } = await berth.berth.infrastructure.eventStore.readStream(`reservation-${tokenClaimKey(berth.berth.infrastructure, kind.aggregate, chosen)}`);
+    return fold(reservationAggregate, events as never)?.owner ?? null;
   }
 
   for (const kind of kinds) {
@@ -80,6 +87,19 @@ describe('a deploy token taken at once by many services', () => {
       const third = await service(kind);
       await berth.ok(kind.update, { [kind.id]: third, refreshToken: next });
       await berth.ok(kind.update, { [kind.id]: first, refreshToken: replaced });
+    });
+
+    it(`changes of one ${kind.aggregate.name}'s token at once: one wins, the others are refused, and only the token it holds stays claimed`, async () => {
+      const id = await service(kind);
+      const chosen = Array.from({ length: 5 }, (_, i) => token(`at-once-${i}`));
+      const answers = await Promise.all([...chosen.map((each) => choose(kind, id, each)), berth.call(kind.refresh, { [kind.id]: id })]);
+      assert.ok(answers.every((answer) => [200, 409].includes(answer.status)), JSON.stringify(answers.map((answer) => answer.body)));
+      for (const answer of answers.filter((a) => a.status === 409)) assert.deepEqual(answer.body.issues.map((issue: { path?: string }) => issue.path), [kind.id]);
+      const held = (await berth.ok(`${kind.aggregate.name}.one`, { [kind.id]: id })).refreshToken as string;
+      for (const each of chosen.filter((candidate) => candidate !== held)) {
+        assert.equal(await holderOf(kind, each), null, 'a token the service does not hold stays claimed');
+        await berth.ok(kind.update, { [kind.id]: await service(kind), refreshToken: each });
+      }
     });
 
     it(`a ${kind.aggregate.name}'s token made by Berth on create is claimed: another cannot choose it`, async () => {

@@ -253,6 +253,19 @@ describe('races on the rules the log decides', () => {
     }
   });
 
+  it('a refused update appends nothing, whatever else it would move: project, deploy token, appName', async () => {
+    const { projectId: other } = await berth.ok('project.create', { name: 'other' });
+    const taken = (await berth.ok('application.one', { applicationId: await application() })).appName as string;
+    const applicationId = await application();
+    const refreshToken = `refused-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
+    await berth.refused('application.update', { applicationId, projectId: other, refreshToken, appName: taken }, 409, 'appName');
+    await berth.refused('application.update', { applicationId, projectId: other, refreshToken: 'short' }, 400, 'refreshToken');
+    const { composeId } = await berth.ok('compose.create', { name: 'c', projectId });
+    await berth.refused('compose.update', { composeId, projectId: other, refreshToken, appName: taken }, 409, 'appName');
+    const dbgammaId = await database();
+    await berth.refused('dbgamma.update', { dbgammaId, projectId: other, appName: taken }, 409, 'appName');
+  });
+
   it('an application deleted while ports, redirects and users are added to it takes every one added with it', async () => {
     const kinds = [
       { create: 'port.create', one: 'port.one', id: 'portId', count: RACERS, input: (i: number) => ({ publishedPort: nextPort + i, targetPort: 80 }) },

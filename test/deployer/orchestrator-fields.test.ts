@@ -37,7 +37,8 @@ test('every orchestrator field set on an application is in the inspected service
     updateConfigOrch: update,
     rollbackConfigOrch: rollback,
     modeOrch: { Replicated: { Replicas: 1 } },
-    labelsOrch: { 'berth.test': 'orchestrator-fields', team: 'deploy' },
+    // A record saved before such labels were refused: the service does not take them.
+    labelsOrch: { 'example.test': 'orchestrator-fields', team: 'deploy', 'com.docker.stack.namespace': 'shop', 'berth.composeId': 'other' },
     networkOrch: [{ Target: network, Aliases: ['web-alias'], DriverOpts: { 'com.docker.network.driver.mtu': '1400' } }],
   });
   apps.push(app.appName);
@@ -61,7 +62,9 @@ test('every orchestrator field set on an application is in the inspected service
   assert.deepEqual(spec.UpdateConfig, update);
   assert.deepEqual(spec.RollbackConfig, rollback);
   assert.deepEqual(spec.Mode, { Replicated: { Replicas: 1 } });
-  assert.equal(spec.Labels['berth.test'], 'orchestrator-fields');
+  assert.equal(spec.Labels['example.test'], 'orchestrator-fields');
   assert.equal(spec.Labels.team, 'deploy');
+  assert.equal(spec.Labels['com.docker.stack.namespace'], undefined);
+  assert.equal(spec.Labels['berth.composeId'], undefined);
   assert.deepEqual(spec.EndpointSpec.Ports, [{ Protocol: 'tcp', TargetPort: 8080, PublishedPort: port, PublishMode: 'host' }]);
 });

@@ -3,7 +3,7 @@
 import { badRequest, conflict } from '@berth/shared/errors';
 import { randomHex } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
-import { claim, moveName, release } from './reservations.ts';
+import { moveName, mustBeFree, release } from './reservations.ts';
 import { wasDeployed } from './deployed.ts';
 
 // No "_": the engine names a stack's services `<namespace>_<service>`, so a runtime name with one
@@ -25,8 +25,6 @@ export function checkRuntimeName(appName: string, field = 'appName'): string {
   return appName;
 }
 
-export const claimAppName = (ctx: Context, appName: string, owner: string) => claim(ctx, 'appName', appName, owner);
-
 export const releaseAppName = (ctx: Context, appName: string, owner: string) => release(ctx, 'appName', appName, owner);
 
 /**
@@ -38,9 +36,16 @@ export const releaseAppName = (ctx: Context, appName: string, owner: string) => 
 export async function withAppName<T>(
   ctx: Context, current: string, requested: string | undefined, owner: string, apply: () => Promise<T>,
 ): Promise<T> {
+  return moveName(ctx, 'appName', current, await renaming(ctx, current, requested, owner), owner, apply);
+}
+
+/** The name an update gives a service (undefined: it keeps its own), refused as the rename would be, appending nothing. */
+export async function renaming(ctx: Context, current: string, requested: string | undefined, owner: string): Promise<string | undefined> {
   const next = requested === undefined || requested === current ? undefined : checkRuntimeName(requested);
-  if (next !== undefined && await wasDeployed(ctx, owner)) {
-    throw conflict(`appName cannot change once the service was deployed: the engine's service, its data and its images carry ${current}`, 'appName');
+  if (next === undefined) return undefined;
+  if (await wasDeployed(ctx, owner)) {
+    throw conflict(`cannot change once the service was deployed: the engine's service, its data and its images carry ${current}`, 'appName');
   }
-  return moveName(ctx, 'appName', current, next, owner, apply);
+  await mustBeFree(ctx, 'appName', next, owner);
+  return next;
 }

@@ -4,15 +4,16 @@ import type { InputOf } from '@berth/shared/contract/operation';
 import {
   applicationAggregate, type ApplicationCommand,
 } from '@berth/shared/domain/application/application';
-import { projectAggregate } from '@berth/shared/domain/project/project';
 import { registryAggregate } from '@berth/shared/domain/registry/registry';
 import { badRequest } from '@berth/shared/errors';
+import { reservedLabelsIn } from '@berth/shared/domain/ownership';
 import type { Context } from '../context.ts';
-import { withAppName } from './app-name.ts';
+import { renaming, withAppName } from './app-name.ts';
+import { mayMoveTo, movingProject } from './project-use.ts';
 import { REGISTRY_USE } from './registry.ts';
-import { moveUse } from './reservations.ts';
+import { moveUse, mustBeUsable } from './reservations.ts';
 import { chosenToken, sealedOrNull } from './secret-update.ts';
-import { withDeployToken } from '../deploy-token.ts';
+import { mayTakeToken, withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
@@ -39,15 +40,18 @@ async function mustNotImpersonate(ctx: Context, applicationId: string, networks:
 type UpdateInput = InputOf<typeof contract.application.update>;
 
 export async function updateApplication(input: UpdateInput, ctx: Context) {
-  const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+  // Read to change: its claims are decided from this record, so a change made meanwhile refuses this one.
+  const current = await ctx.readToChange(applicationAggregate, input.applicationId, 'applicationId');
   // References are checked when they change: a record sent back as it was is not refused.
-  if (input.projectId !== undefined && input.projectId !== current.projectId) {
-    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-  }
   if (input.registryId != null && input.registryId !== current.registryId) {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
+    await mustBeUsable(ctx, 'registry', input.registryId, input.applicationId, REGISTRY_USE);
   }
   await mustNotImpersonate(ctx, input.applicationId, input.networkOrch);
+  const reserved = reservedLabelsIn(input.labelsOrch ?? {});
+  if (reserved.length > 0) {
+    throw badRequest('labelsOrch', `may not set ${reserved.join(', ')}: Berth and the engine find services by labels under "berth.", "com.docker.stack.", "com.docker.compose." and "com.docker.swarm."`);
+  }
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   const { applicationId, createdAt: _createdAt, password, refreshToken, customGitSSHKey, ...fields } = input;
   const command: ApplicationCommand = {
@@ -61,11 +65,16 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
       applicationId,
     },
   };
-  // The registry counts the application among its users in the log, so it cannot be removed meanwhile.
+  // Every claim is checked before the first is taken, so a refusal appends nothing.
+  await mayMoveTo(ctx, current.projectId, input.projectId, applicationId);
+  await mayTakeToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, true);
+  await renaming(ctx, current.appName, input.appName, applicationId);
+  // The registry and the project count the application among their users in the log, so neither can be removed meanwhile.
   return withDeployToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, () =>
     withAppName(ctx, current.appName, input.appName, applicationId, () =>
-      moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, async () => {
-        const { after } = await ctx.execute(applicationAggregate, applicationId, command);
-        return ctx.view(applicationAggregate, after);
-      })), true);
+      moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, () =>
+        movingProject(ctx, current.projectId, input.projectId, applicationId, async () => {
+          const { after } = await ctx.execute(applicationAggregate, applicationId, command);
+          return ctx.view(applicationAggregate, after);
+        }))), true);
 }

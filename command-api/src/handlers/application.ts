@@ -10,7 +10,7 @@ import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { newAppName, releaseAppName } from './app-name.ts';
 import { stopUsing, withClaim } from './reservations.ts';
-import { inProject, leaveProject, movingProject } from './project-use.ts';
+import { inProject, leaveProject } from './project-use.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { updateApplication } from './application-update.ts';
 import { refreshedToken, sealedOrNull } from './secret-update.ts';
@@ -63,10 +63,7 @@ export const application: GroupHandlers<typeof contract.application> = {
     ...(await childrenOf(input.applicationId, ctx)),
     deployments: await ctx.list(deploymentAggregate, 'applicationId', input.applicationId),
   }),
-  update: async (input, ctx) => {
-    const { projectId } = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
-    return movingProject(ctx, projectId, input.projectId, input.applicationId, () => updateApplication(input, ctx));
-  },
+  update: (input, ctx) => updateApplication(input, ctx),
   delete: (input, ctx) => removeApplication(input.applicationId, ctx),
   saveEnvironment: act((input) => ({ type: 'SaveEnvironment', data: input })),
   saveBuildType: act((input) => ({

@@ -47,19 +47,22 @@ async function dependentsOf(
   const found: Dependent[] = [];
   for (const id of new Set([...listed.keys(), ...counted])) {
     const listedKind = listed.get(id);
-    const kind = await kindHolding(ctx, listedKind ? [listedKind] : kinds, id);
-    if (kind) found.push({ kind, id });
+    const held = await heldBy(ctx, listedKind ? [listedKind] : kinds, id);
+    // One in another resource is not this one's to take: moved out, its move lets go of this
+    // resource after it is written; moving in, it is taken in a later round, once it is here.
+    if (held?.state[field] === resourceId) found.push({ kind: held.kind, id });
     // Counted but gone: removed before it was counted (a record is counted once written), so its own removal could not let go.
-    else if (counted.includes(id)) await stopUsing(ctx, usage, resourceId, id);
+    else if (!held && counted.includes(id)) await stopUsing(ctx, usage, resourceId, id);
   }
   return found;
 }
 
-/** The kind whose log holds a record of `id` now, read afresh (another process may have written it). */
-async function kindHolding(ctx: Context, kinds: readonly DependentKind[], id: string): Promise<DependentKind | null> {
+/** The kind whose log holds a record of `id` now, with the record, read afresh (another process may have written it). */
+async function heldBy(ctx: Context, kinds: readonly DependentKind[], id: string): Promise<{ kind: DependentKind; state: Record<string, unknown> } | null> {
   for (const kind of kinds) {
     ctx.forget(kind.aggregate, id);
-    if ((await ctx.load(kind.aggregate, id)).state !== null) return kind;
+    const { state } = await ctx.load(kind.aggregate, id);
+    if (state !== null) return { kind, state: state as Record<string, unknown> };
   }
   return null;
 }

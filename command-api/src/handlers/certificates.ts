@@ -40,12 +40,14 @@ const leave = (ctx: Context, paths: readonly string[], certificateId: string) =>
 async function inFolder<T>(ctx: Context, path: string, certificateId: string, create: () => Promise<T>): Promise<T> {
   const claimed: string[] = [];
   try {
+    // Only what this call appended is its to leave: a folder the certificate held already (its
+    // creation sent twice at once) stays with the one that took it.
     for (const parent of parentsOf(path)) {
-      await ctx.execute(FOLDER, parent, { type: 'EnterFolder', data: { path: parent, certificateId, asked: path } });
-      claimed.push(parent);
+      const { position } = await ctx.execute(FOLDER, parent, { type: 'EnterFolder', data: { path: parent, certificateId, asked: path } });
+      if (position !== 0) claimed.push(parent);
     }
-    await ctx.execute(FOLDER, path, { type: 'TakeFolder', data: { path, certificateId, asked: path } });
-    claimed.push(path);
+    const { position } = await ctx.execute(FOLDER, path, { type: 'TakeFolder', data: { path, certificateId, asked: path } });
+    if (position !== 0) claimed.push(path);
     return await create();
   } catch (error) {
     await leave(ctx, claimed, certificateId);

@@ -12,13 +12,13 @@ import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
-import { newAppName, releaseAppName, withAppName } from './app-name.ts';
+import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
 import { release, withClaim } from './reservations.ts';
-import { inProject, leaveProject, movingProject } from './project-use.ts';
+import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { chosenToken, refreshedToken } from './secret-update.ts';
-import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
+import { mayTakeToken, releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -105,7 +105,8 @@ function mustNameAProject(input: { appName?: string; composeType?: string }, cur
 }
 
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
-  const current = await load(ctx, input.composeId);
+  // Read to change: its claims are decided from this record, so a change made meanwhile refuses this one.
+  const current = await ctx.readToChange(composeAggregate, input.composeId, ID);
   mayChangeWhatItRuns(ctx, input, current);
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   mustNameAProject(input, current);
@@ -124,12 +125,16 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeId,
     },
   };
-  return movingProject(ctx, current.projectId, input.projectId, composeId, () =>
-    withDeployToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, () =>
-      withAppName(ctx, current.appName, input.appName, composeId, async () => {
+  // Every claim is checked before the first is taken, so a refusal appends nothing.
+  await mayMoveTo(ctx, current.projectId, input.projectId, composeId);
+  await mayTakeToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, true);
+  await renaming(ctx, current.appName, input.appName, composeId);
+  return withDeployToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, () =>
+    withAppName(ctx, current.appName, input.appName, composeId, () =>
+      movingProject(ctx, current.projectId, input.projectId, composeId, async () => {
         const { after } = await ctx.execute(composeAggregate, composeId, command);
         return ctx.view(composeAggregate, after);
-      }), true));
+      })), true);
 };
 
 export const compose: GroupHandlers<Group> = {

@@ -11,11 +11,11 @@ import {
 } from '@berth/shared/domain/database/database';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
-import { newAppName, releaseAppName, withAppName } from './app-name.ts';
-import { inProject, leaveProject, movingProject } from './project-use.ts';
+import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
+import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
 import { removeBackupsOf } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
-import { hostPort, moveName, release, withClaim } from './reservations.ts';
+import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
@@ -120,7 +120,8 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
 
   const update: Handler<Input> = async (input, ctx) => {
     const id = idOf(input);
-    const current = await ctx.mustLoad(aggregate, id, idField);
+    // Read to change: its claims are decided from this record, so a change made meanwhile refuses this one.
+    const current = await ctx.readToChange(aggregate, id, idField);
     mustKeepCreatedAt(input.createdAt as string | undefined, current.createdAt);
     const { [idField]: _id, createdAt: _createdAt, ...fields } = input;
     for (const field of passwordsOf(engine)) {
@@ -133,9 +134,13 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (typeof fields.env === 'string') mustLeaveContractAlone(engine, fields.env);
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
-    const saved = await movingProject(ctx, current.projectId, patch.projectId, id, () =>
-      withAppName(ctx, current.appName, patch.appName, id, () =>
-        withExternalPort(ctx, current.externalPort, patch.externalPort, id, () => save(() => patch)(input, ctx))));
+    // Every claim is checked before the first is taken, so a refusal appends nothing.
+    await mayMoveTo(ctx, current.projectId, patch.projectId, id);
+    await renaming(ctx, current.appName, patch.appName, id);
+    if (patch.externalPort != null && patch.externalPort !== current.externalPort) await mustBeFree(ctx, 'hostPort', hostPort(patch.externalPort), id, 'externalPort');
+    const saved = await withAppName(ctx, current.appName, patch.appName, id, () =>
+      withExternalPort(ctx, current.externalPort, patch.externalPort, id, () =>
+        movingProject(ctx, current.projectId, patch.projectId, id, () => save(() => patch)(input, ctx))));
     return republished(current, patch.externalPort) ? runtime.deploy({ [idField]: id }, ctx) : saved;
   };
 

@@ -3,7 +3,7 @@
 // service created in (or moved to) a project already gone is refused, NOT_FOUND naming projectId.
 import { projectAggregate } from '@berth/shared/domain/project/project';
 import type { Context } from '../context.ts';
-import { createUser, moveUse, stopUsing } from './reservations.ts';
+import { createUser, moveUse, mustBeUsable, stopUsing } from './reservations.ts';
 
 export const PROJECT_USE = { label: 'Project', field: 'projectId', users: 'service(s)' } as const;
 
@@ -19,9 +19,16 @@ export async function inProject<T>(
 export async function movingProject<T>(
   ctx: Context, current: string, next: string | undefined, serviceId: string, apply: () => Promise<T>,
 ): Promise<T> {
-  // References are checked when they change: a record sent back as it was is not refused.
-  if (next !== undefined && next !== current) await ctx.mustLoad(projectAggregate, next, 'projectId');
+  await mayMoveTo(ctx, current, next, serviceId);
   return moveUse(ctx, 'project', current, next, serviceId, PROJECT_USE, apply);
+}
+
+/** Refuses now, appending nothing, a move to a project that does not exist or is being removed. */
+export async function mayMoveTo(ctx: Context, current: string, next: string | undefined, serviceId: string): Promise<void> {
+  // References are checked when they change: a record sent back as it was is not refused.
+  if (next === undefined || next === current) return;
+  await ctx.mustLoad(projectAggregate, next, 'projectId');
+  await mustBeUsable(ctx, 'project', next, serviceId, PROJECT_USE);
 }
 
 export const leaveProject = (ctx: Context, projectId: string, serviceId: string) => stopUsing(ctx, 'project', projectId, serviceId);

@@ -5,6 +5,7 @@
 // - a resource others depend on (a destination, a registry, a project, an application) counts its
 //   users, and is retired only while it has none.
 import { claimEach, releaseEach, type ReservationScope, type RunReservation } from '@berth/shared/runtime/claims';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { usageAggregate, usageKey, type UsageKind, type UsageWords } from '@berth/shared/domain/usage/usage';
 import type { Context } from '../context.ts';
 
@@ -19,6 +20,19 @@ const inContext = (ctx: Context): RunReservation => (aggregate, key, command) =>
 /** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
 export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> =>
   claimEach(inContext(ctx), scope, [name], owner, field, refused);
+
+/**
+ * Refuses now, appending nothing, what claiming `name` for `owner` would refuse: an update checks
+ * every claim it makes before it takes the first (the claim itself still decides a race).
+ */
+export async function mustBeFree(ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> {
+  const key = reservationKey(scope, name);
+  try {
+    reservationAggregate.decide({ type: 'Reserve', data: { key, owner, field } }, (await ctx.load(reservationAggregate, key)).state);
+  } catch (error) {
+    throw refused ? refused(name, error) : error;
+  }
+}
 
 export const release = (ctx: Context, scope: Scope, name: string, owner: string): Promise<void> =>
   releaseEach(inContext(ctx), scope, [name], owner);
@@ -105,7 +119,7 @@ export const moveUse = <T>(
 ): Promise<T> => moving(current, next, (id) => use(ctx, kind, id, user, words), (id) => stopUsing(ctx, kind, id, user), apply);
 
 /** NOT_FOUND naming its field when the resource is retired, decided as Use decides but only read. */
-async function mustBeUsable(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {
+export async function mustBeUsable(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {
   const key = usageKey(kind, id);
   usageAggregate.decide({ type: 'Use', data: { key, user, words } }, (await ctx.load(usageAggregate, key)).state);
 }

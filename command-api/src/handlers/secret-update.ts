@@ -39,7 +39,8 @@ export const refreshedToken = <I extends Record<string, unknown>>(
   aggregate: AnyAggregate, changing: (refreshToken: Sealed) => Handler<I>,
 ): Handler<I> => async (input, ctx) => {
   const id = String(input[aggregate.idField]);
-  const current = await ctx.mustLoad(aggregate, id, aggregate.idField) as { refreshToken?: unknown };
+  // Read to change: the token let go is this record's, so a change made meanwhile refuses this one.
+  const current = await ctx.readToChange(aggregate, id, aggregate.idField) as { refreshToken?: unknown };
   const token = newId();
   return withDeployToken(ctx, aggregate, id, current.refreshToken, token, () => changing(ctx.secrets.seal(token))(input, ctx));
 };

@@ -3,7 +3,7 @@
 import type { Application } from '@berth/shared/domain/application/record';
 import type { Port } from '@berth/shared/domain/port/port';
 import type { PortBinding, Resources, ServiceSpec } from '@berth/shared/ports/container-engine';
-import { APPLICATION_MARK, type OwnerMark } from '@berth/shared/domain/ownership';
+import { APPLICATION_MARK, withoutReservedLabels, type OwnerMark } from '@berth/shared/domain/ownership';
 
 export interface SpecInputs {
   readonly image: string;
@@ -48,7 +48,7 @@ export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec
   }));
   return defined({
     Name: app.appName,
-    Labels: { ...app.labelsOrch, ...appLabels(app) },
+    Labels: { ...withoutReservedLabels(app.labelsOrch ?? {}), ...appLabels(app) },
     TaskTemplate: defined({
       ContainerSpec: defined({
         Image: inputs.image,

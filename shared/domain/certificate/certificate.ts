@@ -52,8 +52,8 @@ export const defaultCertificatePath = (certificateId: string) => `${DEFAULTS_FOL
 /** Why `segment` cannot be a folder of the proxy's, or null. */
 function segmentFault(segment: string): string | null {
   if (!SEGMENT.test(segment)) return 'must be a relative path of letters, digits, "_", "-" and "." (no "..")';
-  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a folder name may be at most ${MAX_SEGMENT_BYTES} bytes long`;
-  return PROXY_FILE.test(segment) ? 'a folder name may not end in ".yml" or ".yaml": the proxy reads such names as configuration files' : null;
+  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `holds a folder name longer than ${MAX_SEGMENT_BYTES} bytes`;
+  return PROXY_FILE.test(segment) ? 'holds a folder name ending in ".yml" or ".yaml", which the proxy reads as a configuration file' : null;
 }
 
 /**

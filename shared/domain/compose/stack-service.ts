@@ -2,7 +2,7 @@
 // first), mounts, secrets and configs, networks (with its
 // short name as alias), ports, health check, container options and the `deploy` settings.
 import { badRequest } from '../../errors.ts';
-import { withoutMarks } from '../ownership.ts';
+import { withoutReservedLabels } from '../ownership.ts';
 import { configReferences, fileContent, secretReferences, type ReadComposeFile } from './stack-objects.ts';
 import { containerOptions, logDriver } from './stack-options.ts';
 import { portEntries } from './ports.ts';
@@ -156,7 +156,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
   const restart = asMap(deploy.restart_policy);
   const health = asMap(body.healthcheck);
   const networks = Array.isArray(body.networks) ? body.networks.map(String) : Object.keys(asMap(body.networks));
-  const labels = { ...withoutMarks(labelMap(deploy.labels)), ...context.labels };
+  const labels = { ...withoutReservedLabels(labelMap(deploy.labels)), ...context.labels };
   const published = list(body.ports).flatMap((entry) => ports(entry, context, where));
   return {
     Name: fullName,
@@ -164,7 +164,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
     TaskTemplate: {
       ContainerSpec: {
         Image: body.image,
-        Labels: { ...withoutMarks(labelMap(body.labels)), ...context.labels },
+        Labels: { ...withoutReservedLabels(labelMap(body.labels)), ...context.labels },
         ...(body.entrypoint !== undefined && { Command: words(body.entrypoint) }),
         ...(body.command !== undefined && { Args: words(body.command) }),
         Env: environment(body, context, where),
