@@ -16,15 +16,15 @@ export async function releaseEach(run: RunReservation, scope: ReservationScope, 
   }));
 }
 
+/** The decider's refusal of a name another holds (naming `field`), not a stream too busy to decide. */
+const isRefusal = (error: unknown, field: string) =>
+  error instanceof DomainError && error.code === 'CONFLICT' && error.issues[0]?.path === field;
+
 /**
  * Claims each of `names` for `owner` (CONFLICT naming `field` when another holds one); on a
  * refusal, lets go of the ones it took and throws what `refused` makes of it (the refusal itself by default);
  * any other failure is thrown as it is.
  */
-/** The decider's refusal of a name another holds (naming `field`), not a stream too busy to decide. */
-const isRefusal = (error: unknown, field: string) =>
-  error instanceof DomainError && error.code === 'CONFLICT' && error.issues[0]?.path === field;
-
 export async function claimEach(
   run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string,
   field: string = scope, refused: (name: string, error: unknown) => unknown = (_name, error) => error,

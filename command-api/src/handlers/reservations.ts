@@ -27,9 +27,11 @@ export const claim = (ctx: Context, scope: Scope, name: string, owner: string, f
  */
 export async function mustBeFree(ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> {
   const key = reservationKey(scope, name);
+  const { state } = await ctx.load(reservationAggregate, key);
   try {
-    reservationAggregate.decide({ type: 'Reserve', data: { key, owner, field } }, (await ctx.load(reservationAggregate, key)).state);
+    reservationAggregate.decide({ type: 'Reserve', data: { key, owner, field } }, state);
   } catch (error) {
+    // The decider's only refusal: another owner holds the name.
     throw refused ? refused(name, error) : error;
   }
 }
