@@ -120,6 +120,8 @@ export class Context {
    * executes on it applies to it as read, or is refused (see executeAt).
    */
   async readToChange<A extends AnyAggregate>(aggregate: A, id: string, field: string): Promise<StateOf<A>> {
+    // Read afresh: what this process holds may be behind another writer's, and would refuse this change for nothing.
+    this.forget(aggregate, id);
     const { state, revision } = await this.load(aggregate, id);
     if (state === null) throw notFound(field, aggregate.label);
     (this.held ??= new Map()).set(streamName(aggregate.name, id), revision);

@@ -40,6 +40,15 @@ describe('scaled out: two API instances and one projections instance', () => {
     assert.equal((await first.ok('project.one', { projectId })).name, 'renamed elsewhere');
   });
 
+  it('takes an update of a service through one instance right after one through the other (what each holds in memory may be behind)', async () => {
+    const { projectId } = await first.ok('project.create', { name: 'services', description: 'x' });
+    const { applicationId } = await first.ok('application.create', { name: 'app', projectId });
+    await second.ok('application.update', { applicationId, description: 'through the second' });
+    await first.ok('application.update', { applicationId, description: 'through the first' });
+    await second.ok('application.update', { applicationId, appName: `renamed-${Date.now()}` });
+    assert.equal((await first.ok('application.one', { applicationId })).description, 'through the first');
+  });
+
   it('loses no acknowledged update when both instances change the same record at once', async () => {
     const { projectId } = await first.ok('project.create', { name: 'contended', description: 'x' });
     const names = Array.from({ length: 16 }, (_, i) => `name ${i}`);
