@@ -135,7 +135,8 @@ export class Context {
     const outcome = held === undefined
       ? await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states)
       : await executeAt<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, held, this.states);
-    if (held !== undefined && outcome.position !== 0) this.held!.set(stream, (await this.load(aggregate, id)).revision);
+    // What this request appended is what it goes on from: a later command of it applies after that.
+    if (held !== undefined) this.held!.set(stream, outcome.revision);
     this.position = Math.max(this.position, outcome.position);
     return outcome;
   }

@@ -26,6 +26,8 @@ export interface Executed<S> {
   readonly after: S | null;
   /** Log position of the last event appended, 0 when the decision was empty. */
   readonly position: number;
+  /** The stream's revision after it (as it was read, when the decision was empty). */
+  readonly revision: number;
 }
 
 /** The metadata of the events a command appends, less what each event gets of its own. */
@@ -66,12 +68,12 @@ async function decideAndAppend<S>(
   const stream = streamName(aggregate.name, id);
   const { state, revision } = folded;
   const decided = aggregate.decide(command, state as object | null);
-  if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0 };
+  if (decided.length === 0) return { before: state as S | null, after: state as S | null, position: 0, revision };
   try {
     const result = await store.append(stream, decided.map((event) => envelope(event, cause)), revision === -1 ? 'no_stream' : revision);
     const after = fold(aggregate, decided, state as object | null);
     memory?.set(stream, { state: after, revision: result.revision });
-    return { before: state as S | null, after: after as S | null, position: result.position };
+    return { before: state as S | null, after: after as S | null, position: result.position, revision: result.revision };
   } catch (error) {
     // Whatever happened, what this process knew of the stream may be behind: read it again.
     memory?.forget(stream);
