@@ -54,4 +54,17 @@ describe('names in a proxy configuration', () => {
     await berth.refused('application.updateProxyConfig', { applicationId: first.applicationId, proxyConfig: refused }, 400, 'proxyConfig');
     await berth.ok('application.updateProxyConfig', { applicationId: second.applicationId, proxyConfig: router('claimed-or-not', `${second.appName}-service`) });
   });
+
+  it("refuses renaming an application to a name whose service or middlewares another application's configuration already defines, naming appName", async () => {
+    const first = await create('definer');
+    const second = await create('renamed');
+    const taken = `target-${Math.random().toString(36).slice(2, 8)}`;
+    await berth.ok('application.updateProxyConfig', {
+      applicationId: first.applicationId,
+      proxyConfig: `http:\n  services:\n    ${taken}-service:\n      loadBalancer:\n        servers: [{url: "http://elsewhere:80"}]\n`,
+    });
+    const refused = await berth.refused('application.update', { applicationId: second.applicationId, appName: taken }, 409, 'appName');
+    assert.match(refused.message, new RegExp(`${taken}-service, which another application's proxy configuration defines`));
+    await berth.ok('application.update', { applicationId: second.applicationId, appName: `${taken}-free` });
+  });
 });

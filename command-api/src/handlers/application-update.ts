@@ -16,6 +16,7 @@ import { chosenToken, sealedOrNull } from './secret-update.ts';
 import { mayTakeToken, withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
+import { mustNotBeNamedInOthers } from '@berth/shared/domain/application/proxy-config';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -68,7 +69,9 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
   // Every claim is checked before the first is taken, so a refusal appends nothing.
   await mayMoveTo(ctx, current.projectId, input.projectId, applicationId);
   await mayTakeToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, true);
-  await renaming(ctx, current.appName, input.appName, applicationId);
+  const renamed = await renaming(ctx, current.appName, input.appName, applicationId);
+  // Read from the read models: a configuration saved at the same moment is not seen.
+  if (renamed !== undefined) mustNotBeNamedInOthers(renamed, await otherServices(ctx, applicationId));
   // The registry and the project count the application among their users in the log, so neither can be removed meanwhile.
   return withDeployToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, () =>
     withAppName(ctx, current.appName, input.appName, applicationId, () =>

@@ -65,6 +65,20 @@ export function checkProxyConfig(text: string, appName: string): string {
 export const definedNames = (text: string | null | undefined): string[] => definedInText(text).map(({ path }) => path);
 
 /**
+ * CONFLICT naming appName when another application's configuration defines a name Berth would write
+ * for an application named `appName` (its service, its basic-auth or redirect middlewares): the
+ * proxy would keep only one of the two, and the other application could take its traffic.
+ */
+export function mustNotBeNamedInOthers(appName: string, others: readonly OtherApplication[]): void {
+  for (const other of others) {
+    const clash = definedInText(other.proxyConfig).find(({ name }) => berthPartNamed(appName, name) !== null);
+    if (clash) {
+      throw conflict(`"${appName}" would name the ${berthPartNamed(appName, clash.name)} Berth writes as ${clash.name}, which another application's proxy configuration defines (${clash.path}); choose another appName`, 'appName');
+    }
+  }
+}
+
+/**
  * BAD_REQUEST naming proxyConfig when the text defines a name Berth writes for another
  * application; CONFLICT when another application's configuration defines one of its names.
  */
