@@ -130,13 +130,14 @@ export class Context {
 
   /** Decides `command` against the stream's history and appends the outcome, retrying on a race (a record read to change: only as read). */
   async execute<A extends AnyAggregate>(aggregate: A, id: string, command: CommandOf<A>): Promise<Outcome<StateOf<A>>> {
-    const stream = streamName(aggregate.name, id);
-    const held = this.held?.get(stream);
+    // Most requests read nothing to change: they name no stream here (this is every command's path).
+    const stream = this.held && streamName(aggregate.name, id);
+    const held = stream ? this.held!.get(stream) : undefined;
     const outcome = held === undefined
       ? await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states)
       : await executeAt<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, held, this.states);
     // What this request appended is what it goes on from: a later command of it applies after that.
-    if (held !== undefined) this.held!.set(stream, outcome.revision);
+    if (stream && held !== undefined) this.held!.set(stream, outcome.revision);
     this.position = Math.max(this.position, outcome.position);
     return outcome;
   }

@@ -71,20 +71,21 @@ export async function holderOfToken<T>(infra: Infrastructure, kind: TokenKind, t
  * Applies a change giving the service `id` of `kind` the token `next` (plain; null for none,
  * undefined to leave it) in place of its sealed `current`: the new token is claimed first, CONFLICT
  * naming refreshToken when another service of the kind holds it, and the one it loses is let go
- * after. A token the caller `chosen` may be one saved before the claims, unclaimed: the records are
- * looked in first, which no race can fool, as no token is taken without a claim any more.
+ * after. An update checks a token it was given with mayTakeToken first.
  */
 export async function withDeployToken<T>(
-  ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined,
-  apply: () => Promise<T>, chosen = false,
+  ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined, apply: () => Promise<T>,
 ): Promise<T> {
   const was = opened(ctx.infra, current);
   if (next === undefined || next === was) return apply();
-  await mayTakeToken(ctx, kind, id, current, next, chosen);
   return moveNames(ctx, SCOPE, namesOf(ctx.infra, kind, was), namesOf(ctx.infra, kind, next), id, apply, FIELD, refused);
 }
 
-/** Refuses now, appending nothing, what giving the service the token `next` would refuse (see withDeployToken). */
+/**
+ * Refuses now, appending nothing, what giving the service the token `next` would refuse (see
+ * withDeployToken). A token the caller `chosen` may be one saved before the claims, unclaimed: the
+ * records are looked in first, which no race can fool, as no token is taken without a claim any more.
+ */
 export async function mayTakeToken(
   ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined, chosen: boolean,
 ): Promise<void> {

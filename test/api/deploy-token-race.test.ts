@@ -10,9 +10,9 @@ import { reservationAggregate } from '@berth/shared/domain/reservation/reservati
 import { execute } from '@berth/shared/runtime/execute';
 import { tokenClaimKey } from '../../command-api/src/deploy-token.ts';
 import { startBerth, type TestBerth } from '../support/berth.ts';
+import { times } from '../support/one-winner.ts';
 
 const RACERS = 50;
-const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
 const kinds = [
   { aggregate: applicationAggregate, create: 'application.create', update: 'application.update', remove: 'application.delete', refresh: 'application.refreshToken', id: 'applicationId', path: '' },
   { aggregate: composeAggregate, create: 'compose.create', update: 'compose.update', remove: 'compose.delete', refresh: 'compose.refreshToken', id: 'composeId', path: 'compose/' },

@@ -8,10 +8,9 @@ import { usageAggregate, usageKey } from '@berth/shared/domain/usage/usage';
 import { execute } from '@berth/shared/runtime/execute';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
-import { oneWinner } from '../support/one-winner.ts';
+import { oneWinner, times } from '../support/one-winner.ts';
 
 const RACERS = 50;
-const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
 
 describe('races on the rules the log decides', () => {
   let berth: TestBerth;

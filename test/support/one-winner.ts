@@ -6,6 +6,9 @@ export interface RaceAnswer<B = Record<string, unknown>> {
   readonly body: B & { issues?: Array<{ path?: string }> };
 }
 
+/** `count` requests made at once, the i-th by `make(i)`: their answers in order. */
+export const times = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+
 /** The one answer that won (200); every other one is a 409 whose issues name exactly `field`. */
 export function oneWinner<B>(answers: readonly RaceAnswer<B>[], field: string): RaceAnswer<B> {
   const winners = answers.filter((answer) => answer.status === 200);

@@ -28,18 +28,18 @@ export function checkRuntimeName(appName: string, field = 'appName'): string {
 export const releaseAppName = (ctx: Context, appName: string, owner: string) => release(ctx, 'appName', appName, owner);
 
 /**
- * Applies an update that may rename a service: the new name is claimed first, then the update is
- * applied, and only then is the old name let go, so a failure leaves the service with a name it owns.
- * Once the service was deployed, the engine's service, a database's data volume and the images
- * carry the name, and a new name would start a second, empty service beside them: refused.
+ * Applies an update that renames a service to `next` (from `renaming`; undefined: none): the new
+ * name is claimed first, then the update is applied, and only then is the old name let go, so a
+ * failure leaves the service with a name it owns.
  */
-export async function withAppName<T>(
-  ctx: Context, current: string, requested: string | undefined, owner: string, apply: () => Promise<T>,
-): Promise<T> {
-  return moveName(ctx, 'appName', current, await renaming(ctx, current, requested, owner), owner, apply);
-}
+export const withAppName = <T>(ctx: Context, current: string, next: string | undefined, owner: string, apply: () => Promise<T>): Promise<T> =>
+  moveName(ctx, 'appName', current, next, owner, apply);
 
-/** The name an update gives a service (undefined: it keeps its own), refused as the rename would be, appending nothing. */
+/**
+ * The name an update gives a service (undefined: it keeps its own), refused as the rename would be,
+ * appending nothing. Once the service was deployed, the engine's service, a database's data volume
+ * and the images carry the name, and a new name would start a second, empty service beside them.
+ */
 export async function renaming(ctx: Context, current: string, requested: string | undefined, owner: string): Promise<string | undefined> {
   const next = requested === undefined || requested === current ? undefined : checkRuntimeName(requested);
   if (next === undefined) return undefined;

@@ -74,10 +74,10 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
   if (renamed !== undefined) mustNotBeNamedInOthers(renamed, await otherServices(ctx, applicationId));
   // The registry and the project count the application among their users in the log, so neither can be removed meanwhile.
   return withDeployToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, () =>
-    withAppName(ctx, current.appName, input.appName, applicationId, () =>
+    withAppName(ctx, current.appName, renamed, applicationId, () =>
       moveUse(ctx, 'registry', current.registryId, input.registryId, applicationId, REGISTRY_USE, () =>
         movingProject(ctx, current.projectId, input.projectId, applicationId, async () => {
           const { after } = await ctx.execute(applicationAggregate, applicationId, command);
           return ctx.view(applicationAggregate, after);
-        }))), true);
+        }))));
 }

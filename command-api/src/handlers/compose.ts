@@ -128,13 +128,13 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   // Every claim is checked before the first is taken, so a refusal appends nothing.
   await mayMoveTo(ctx, current.projectId, input.projectId, composeId);
   await mayTakeToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, true);
-  await renaming(ctx, current.appName, input.appName, composeId);
+  const renamed = await renaming(ctx, current.appName, input.appName, composeId);
   return withDeployToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, () =>
-    withAppName(ctx, current.appName, input.appName, composeId, () =>
+    withAppName(ctx, current.appName, renamed, composeId, () =>
       movingProject(ctx, current.projectId, input.projectId, composeId, async () => {
         const { after } = await ctx.execute(composeAggregate, composeId, command);
         return ctx.view(composeAggregate, after);
-      })), true);
+      })));
 };
 
 export const compose: GroupHandlers<Group> = {

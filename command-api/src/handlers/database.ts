@@ -136,9 +136,9 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     const patch = fields as DatabasePatch;
     // Every claim is checked before the first is taken, so a refusal appends nothing.
     await mayMoveTo(ctx, current.projectId, patch.projectId, id);
-    await renaming(ctx, current.appName, patch.appName, id);
+    const renamed = await renaming(ctx, current.appName, patch.appName, id);
     if (patch.externalPort != null && patch.externalPort !== current.externalPort) await mustBeFree(ctx, 'hostPort', hostPort(patch.externalPort), id, 'externalPort');
-    const saved = await withAppName(ctx, current.appName, patch.appName, id, () =>
+    const saved = await withAppName(ctx, current.appName, renamed, id, () =>
       withExternalPort(ctx, current.externalPort, patch.externalPort, id, () =>
         movingProject(ctx, current.projectId, patch.projectId, id, () => save(() => patch)(input, ctx))));
     return republished(current, patch.externalPort) ? runtime.deploy({ [idField]: id }, ctx) : saved;

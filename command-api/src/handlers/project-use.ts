@@ -15,13 +15,9 @@ export async function inProject<T>(
   return createUser(ctx, 'project', projectId, serviceId, PROJECT_USE, create, remove);
 }
 
-/** Applies an update that may move a service to another existing project (undefined: it stays). */
-export async function movingProject<T>(
-  ctx: Context, current: string, next: string | undefined, serviceId: string, apply: () => Promise<T>,
-): Promise<T> {
-  await mayMoveTo(ctx, current, next, serviceId);
-  return moveUse(ctx, 'project', current, next, serviceId, PROJECT_USE, apply);
-}
+/** Applies an update that may move a service to another project (undefined: it stays), checked with mayMoveTo first. */
+export const movingProject = <T>(ctx: Context, current: string, next: string | undefined, serviceId: string, apply: () => Promise<T>): Promise<T> =>
+  moveUse(ctx, 'project', current, next, serviceId, PROJECT_USE, apply);
 
 /** Refuses now, appending nothing, a move to a project that does not exist or is being removed. */
 export async function mayMoveTo(ctx: Context, current: string, next: string | undefined, serviceId: string): Promise<void> {
