@@ -9,4 +9,8 @@ mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' | so
 # --test-force-exit: a file whose failed test left a server open ends with its tests, instead of
 # holding the run until CI's limit (a backup test did, once); and no test may run past five
 # minutes (the slowest whole file takes under one).
-exec node --import tsx --test --test-concurrency=2 --test-force-exit --test-timeout=300000 "${files[@]}"
+# The second reporter names the failed tests again after the summary, where a log's tail shows them.
+exec node --import tsx --test --test-concurrency=2 --test-force-exit --test-timeout=300000 \
+  --test-reporter=tap --test-reporter-destination=stdout \
+  --test-reporter=./test/support/failures-reporter.mjs --test-reporter-destination=stderr \
+  "${files[@]}"
