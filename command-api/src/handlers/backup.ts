@@ -13,6 +13,8 @@ import { change, type GroupHandlers } from './kit.ts';
 import { manualBackup, restore, runs } from './backup-runs.ts';
 import { DESTINATION_USE } from './destination.ts';
 import { claim, moveNames, moveUse, release, stopUsing, use } from './reservations.ts';
+import { retireWithDependents, type DependentKind } from './cascade.ts';
+import { databaseUse, leaveDatabase, ofDatabase } from './database-use.ts';
 
 /**
  * Claims the folder `name` for the database of a backup (`backupId`, new or existing): 409 naming
@@ -47,24 +49,32 @@ async function intoFolder<T>(
 }
 
 /**
- * Removes one backup, as `backup.remove` does, then takes it off its destination's users and lets
- * its folder's slot go. The folder stays its database's: the dumps it wrote are still there.
+ * Removes one backup, as `backup.remove` does, then takes it off its destination's and its
+ * database's users and lets its folder's slot go. The folder stays its database's: the dumps it
+ * wrote are still there.
  */
 async function removeBackup(input: { backupId: string }, ctx: Context) {
   const { before } = await ctx.execute(backupAggregate, input.backupId, { type: 'RemoveBackup', data: { backupId: input.backupId } });
   if (before) {
     await stopUsing(ctx, 'destination', before.destinationId, input.backupId);
+    const databaseId = before[ownerField(before.databaseType)];
+    if (databaseId) await leaveDatabase(ctx, databaseId, input.backupId);
     await release(ctx, 'backupSlot', folderName(before), input.backupId);
   }
   return ctx.view(backupAggregate, before);
 }
 
-/** Removes every backup of a database (its `<engine>Id` field is `databaseId`), with the database. */
-export async function removeBackupsOf(ctx: Context, databaseIdField: string, databaseId: string): Promise<void> {
-  for (const backup of await ctx.list(backupAggregate, databaseIdField, databaseId)) {
-    await removeBackup({ backupId: String(backup.backupId) }, ctx);
-  }
-}
+/** Backups go with their database, each by its own removal. */
+const backupKind: DependentKind = { aggregate: backupAggregate, remove: (backupId, ctx) => removeBackup({ backupId }, ctx) };
+
+/**
+ * Removes every backup of a database, then retires the database in the log, before its record
+ * goes: a backup created for it meanwhile goes too, and none can be created after.
+ */
+export const retireWithBackups = (ctx: Context, type: BackupDatabaseType, databaseId: string): Promise<void> =>
+  retireWithDependents(ctx, 'database', databaseId, databaseUse(type), 'is still being given backups; try again', {
+    kinds: [backupKind], field: ownerField(type),
+  });
 
 /** The destination a backup uploads to, as much of it as a backup's reader needs (no keys). */
 async function destinationSummary(destinationId: string, ctx: Context) {
@@ -89,11 +99,12 @@ export const backup: GroupHandlers<typeof contract.backup> = {
       destinationId: input.destinationId, database: input.database, databaseType, ...owners, createdAt: ctx.now,
       keepLatest: input.keepLatest ?? null,
     };
-    return intoFolder(ctx, null, folderName(input), data, async () => {
+    // Counted in the log among its database's users once written, so a database being removed takes it too.
+    return ofDatabase(ctx, databaseType, databaseId, backupId, () => intoFolder(ctx, null, folderName(input), data, async () => {
       // Counted in the log among the destination's users, so the destination cannot go meanwhile.
       await use(ctx, 'destination', input.destinationId, backupId, DESTINATION_USE);
       return change(backupAggregate, () => ({ type: 'CreateBackup', data }))(input, ctx);
-    });
+    }), () => removeBackup({ backupId }, ctx));
   },
   one: async (input, ctx) => {
     const record = await ctx.one(backupAggregate, input.backupId);

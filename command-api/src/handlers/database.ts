@@ -13,7 +13,7 @@ import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
 import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
-import { removeBackupsOf } from './backup.ts';
+import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed } from './secret-update.ts';
@@ -68,14 +68,17 @@ function mustLeaveContractAlone(engine: Engine, env: string): void {
 const republished = (current: Pick<Database, 'applicationStatus' | 'externalPort'>, externalPort: number | null | undefined) =>
   externalPort !== undefined && current.applicationStatus === 'done' && current.externalPort !== externalPort;
 
-/** Removes a database as its `remove` does: its backups first, then the record, then its appName and port. */
+/**
+ * Removes a database as its `remove` does: its backups first (retired with them in the log, so a
+ * backup created meanwhile goes too), then the record, then its appName and port.
+ */
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
   await ctx.mustLoad(aggregate, id, idField);
   // The reactors take the service (and, when the operator says so, its data volume) away once its
   // deployments are cancelled: in the scaled-out mode this process may have no engine.
-  await removeBackupsOf(ctx, idField, id);
+  await retireWithBackups(ctx, engine, id);
   const { before } = await ctx.execute(aggregate, id, { type: 'RemoveDatabase', data: { [idField]: id } });
   if (before) await releaseAppName(ctx, before.appName, id);
   if (before?.externalPort != null) await release(ctx, 'hostPort', hostPort(before.externalPort), id);

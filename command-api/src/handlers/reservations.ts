@@ -2,7 +2,7 @@
 // revision that was read, so two concurrent requests can never both win:
 // - a name that must be unique (an appName, an email, the one admin, a host port, a basic-auth
 //   username) is claimed before the record that carries it is written, and let go after;
-// - a resource others depend on (a destination, a registry, a project, an application) counts its
+// - a resource others depend on (a destination, a registry, a project, an application, a database) counts its
 //   users, and is retired only while it has none.
 import { claimEach, releaseEach, type ReservationScope, type RunReservation } from '@berth/shared/runtime/claims';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';

@@ -1,5 +1,6 @@
 // A resource others depend on (a destination backups upload to, a registry applications push
-// to, a project its services live in, an application its ports, redirects and users hang off) keeps who uses it in a stream of its own, `usage-<kind>:<id>`, appended with the revision
+// to, a project its services live in, an application its ports, redirects and users hang off, a
+// database its backups dump) keeps who uses it in a stream of its own, `usage-<kind>:<id>`, appended with the revision
 // that was read: a user is added only while the resource is kept, and the resource is let go
 // only while nobody uses it, so a removal and a new use can never both win.
 import { conflict, notFound } from '../../errors.ts';
@@ -29,7 +30,7 @@ export type UsageEvent =
   | { type: 'UsageEnded'; data: { key: string; user: string } }
   | { type: 'UsageRetired'; data: { key: string } };
 
-export type UsageKind = 'destination' | 'registry' | 'project' | 'application';
+export type UsageKind = 'destination' | 'registry' | 'project' | 'application' | 'database';
 
 export const usageKey = (kind: UsageKind, id: string) => `${kind}:${id}`;
 
