@@ -20,12 +20,33 @@ export interface OwnerMark {
   readonly legacy?: { readonly label: string; readonly value: string };
 }
 
+/** Whether an object carries any service's mark. */
+const carriesAMark = (labels: Labels): boolean => MARK_LABELS.some((label) => labels?.[label] !== undefined);
+
 /** Whether an object with `labels` is the one Berth made for the service `mark` names. */
 export function isMarked(labels: Labels, mark: OwnerMark): boolean {
   if (labels?.[mark.label] === mark.value) return true;
-  const unmarked = !MARK_LABELS.some((label) => labels?.[label] !== undefined);
-  return unmarked && mark.legacy !== undefined && labels?.[mark.legacy.label] === mark.legacy.value;
+  return !carriesAMark(labels) && mark.legacy !== undefined && labels?.[mark.legacy.label] === mark.legacy.value;
 }
+
+/**
+ * Whether a volume or network is the one Berth made for `mark`'s service. The engine cannot label
+ * one after it was made, so one made before the marks carries none: it is the service's only while
+ * the service's own service uses it (`usedByOwnService`), which is how Berth's first deploy left
+ * it. The legacy label of services never was on these objects: it does not count here.
+ */
+export const isOwnedObject = (labels: Labels, mark: OwnerMark, usedByOwnService: boolean): boolean =>
+  labels?.[mark.label] === mark.value || (usedByOwnService && !carriesAMark(labels));
+
+/** The labels that mark an object Berth makes for `mark`'s service (volumes, networks, images it builds). */
+export const markLabels = (mark: OwnerMark): Record<string, string> => ({ [mark.label]: mark.value });
+
+/**
+ * Whether an image is one Berth built for `mark`'s service: it carries the mark. Nothing on the
+ * engine tells a tag Berth put on a pulled image (or on an image built before the marks) from an
+ * operator's tag in the same repository, so neither counts as the service's here.
+ */
+export const isOwnedImage = (labels: Labels, mark: OwnerMark): boolean => isOwnedObject(labels, mark, false);
 
 /** The mark a spec Berth writes carries (with its legacy form when the spec carries that too); null for a spec of no service. */
 export function markIn(labels: Labels): OwnerMark | null {
@@ -55,7 +76,7 @@ export const withoutReservedLabels = (labels: Readonly<Record<string, string>>):
 export const isMarkedForId = (labels: Labels, ownerId: string): boolean =>
   MARK_LABELS.some((label) => labels?.[label] === ownerId);
 
-export type EngineObjectKind = 'swarm service' | 'stack' | 'compose project';
+export type EngineObjectKind = 'swarm service' | 'stack' | 'compose project' | 'volume' | 'network';
 
 /** Why a deploy touches nothing: the name is taken on the engine by an object that is not this service's. */
 export const foreignObjectReason = (kind: EngineObjectKind, name: string): string =>

@@ -85,6 +85,8 @@ export interface BuildRequest {
   /** Path of the build file, relative to the context. */
   readonly containerfile: string;
   readonly tag: string;
+  /** Labels the image carries (the owner's mark). */
+  readonly labels?: Readonly<Record<string, string>>;
   /** One line of build output. */
   readonly onLine: (line: string) => void;
   readonly signal?: AbortSignal;
@@ -165,6 +167,8 @@ export interface ContainerEngine {
   /** Every tag of the repository `name` (without a tag), as `name:tag`. */
   imageTags(name: string): Promise<string[]>;
   removeImage(reference: string): Promise<void>;
+  /** The labels of the image's configuration; null when there is no such image. */
+  imageLabels(reference: string): Promise<Record<string, string> | null>;
   /** Logs in to the registry; throws EngineError with the registry's reason when it refuses. */
   checkAuth(auth: RegistryAuth): Promise<void>;
 
@@ -180,6 +184,13 @@ export interface ContainerEngine {
   stopContainer(containerId: string): Promise<boolean>;
   /** Removes the container, killing it if it still runs; its volumes are kept. False when there was no such container. */
   removeContainer(containerId: string): Promise<boolean>;
+
+  /** The labels of the volume named exactly `name`; null when there is none. */
+  volumeLabels(name: string): Promise<Record<string, string> | null>;
+  /** Creates the named volume with `labels` (the engine cannot add labels to a volume later). */
+  createVolume(name: string, labels: Readonly<Record<string, string>>): Promise<void>;
+  /** False when there was no such volume; fails while a container uses it. */
+  removeVolume(name: string): Promise<boolean>;
 
   /** Names of the networks carrying `label` (`key=value`). */
   listNetworks(filter: { label: string }): Promise<string[]>;

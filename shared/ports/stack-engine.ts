@@ -9,6 +9,8 @@ export type StackObjectKind = 'secret' | 'config';
 export interface StackEngine {
   /** Creates each network that does not exist yet (an existing one is left as it is). */
   ensureNetworks(networks: readonly StackNetworkSpec[]): Promise<void>;
+  /** The network named exactly `name`: its id and labels; null when there is none. */
+  network(name: string): Promise<{ readonly id: string; readonly labels: Record<string, string> } | null>;
   /** Names of the services labelled with the namespace. */
   services(namespace: string): Promise<string[]>;
   /** Names of the networks labelled with the namespace (and with `mark`, when given). */

@@ -17,6 +17,7 @@ import { serviceActionsWith } from '@berth/reactors/deployer/actions';
 import type { DeploymentKind, DeploymentResult } from '@berth/reactors/deployer/work';
 import { engine, uniqueName } from './engine.ts';
 import type { ForgeSettings } from '@berth/shared/domain/forge/forge';
+import type { Deployment } from '@berth/shared/domain/deployment/record';
 import { restForge } from '@berth/shared/adapters/forge/rest';
 
 export interface Deployer {
@@ -28,6 +29,8 @@ export interface Deployer {
   readonly certificates: Certificate[];
   /** The forge app configured, when one is (at most one). */
   readonly forgeApps: ForgeSettings[];
+  /** The deployments `deploy` ran, as their records say whose they were (the images they tagged are that application's). */
+  readonly deployments: Map<string, Pick<Deployment, 'composeId' | 'applicationId'>>;
   readonly run: ReturnType<typeof runDeploymentWith>;
   readonly actions: ReturnType<typeof serviceActionsWith>;
 }
@@ -39,6 +42,7 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
   const securities = new Map<string, Security[]>();
   const certificates: Certificate[] = [];
   const forgeApps: ForgeSettings[] = [];
+  const deployments = new Map<string, Pick<Deployment, 'composeId' | 'applicationId'>>();
   const dir = mkdtempSync(join(tmpdir(), 'berth-deployer-'));
   const deps: DeployerDeps = {
     engine,
@@ -52,14 +56,14 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
       securities: async (id) => securities.get(id) ?? [],
       certificates: async () => certificates,
       forgeApp: async () => forgeApps[0] ?? null,
-      deployment: async () => null,
+      deployment: async (id) => deployments.get(id) ?? null,
     },
     settings: {
       publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000,
       sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'),
     },
   };
-  return { deps, ports, registries, redirects, securities, certificates, forgeApps, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
+  return { deps, ports, registries, redirects, securities, certificates, forgeApps, deployments, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
 }
 
 export function testApplication(fields: Partial<Application> = {}): Application {
@@ -89,6 +93,7 @@ export async function deploy(d: Deployer, application: Application, kind: Deploy
   signal = new AbortController().signal): Promise<Deployed> {
   const log: string[] = [];
   const deploymentId = randomBytes(10).toString('base64url');
+  d.deployments.set(deploymentId, { applicationId: application.applicationId, composeId: null });
   try {
     const result = await d.run({ deploymentId, kind, application, image, log: (line) => log.push(line), signal });
     return { result, error: null, log };

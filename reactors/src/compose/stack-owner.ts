@@ -5,7 +5,7 @@
 // fails without touching it, and stop and delete leave it alone.
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
-import { COMPOSE_MARK, foreignObjectReason, isMarked, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
+import { COMPOSE_MARK, foreignObjectReason, isMarked, isOwnedObject, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
 import type { ServiceInfo } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { ComposeDeps } from './deps.ts';
@@ -45,13 +45,41 @@ export async function stackServices(deps: ComposeDeps, compose: Pick<Compose, 'a
   return found;
 }
 
+/** The networks (ids and names) the services are attached to. */
+async function attached(deps: ComposeDeps, services: readonly string[]): Promise<Set<string>> {
+  const targets = new Set<string>();
+  for (const name of services) {
+    const networks = ((await deps.engine.inspectService(name))?.spec.TaskTemplate.Networks ?? []) as Array<{ Target?: string }>;
+    for (const { Target } of networks) if (Target) targets.add(Target);
+  }
+  return targets;
+}
+
 /**
- * Before a deploy touches anything: a service of the stack that is not this compose's fails it; one
- * made before the marks gets the mark (its labels only: its tasks do not roll), so the rollout may update it.
+ * The first of the stack's networks the engine holds that is not this compose's: one without its
+ * mark is its only when made before the marks, which its own services' being attached to it shows.
  */
-export async function claimStack(deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void): Promise<void> {
-  const { foreign, unmarked } = await stackServices(deps, compose, names);
+async function foreignNetwork(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, networks: readonly string[], own: readonly string[]): Promise<string | null> {
+  const inUse = await attached(deps, own);
+  for (const name of networks) {
+    const found = await deps.stacks.network(name);
+    if (found && !isOwnedObject(found.labels, composeMark(compose), inUse.has(found.id) || inUse.has(name))) return name;
+  }
+  return null;
+}
+
+/**
+ * Before a deploy touches anything: a service of the stack, or one of its `networks`, that is not
+ * this compose's fails it; a service made before the marks gets the mark (its labels only: its
+ * tasks do not roll), so the rollout may update it.
+ */
+export async function claimStack(
+  deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void, networks: readonly string[] = [],
+): Promise<void> {
+  const { foreign, unmarked, own } = await stackServices(deps, compose, names);
   if (foreign.length > 0) throw new DeploymentFailure(foreignObjectReason('stack', compose.appName));
+  const network = await foreignNetwork(deps, compose, networks, own);
+  if (network !== null) throw new DeploymentFailure(foreignObjectReason('network', network));
   const mark = composeMark(compose);
   for (const name of unmarked) {
     await deps.engine.updateService(name, (spec) => ({ ...spec, Labels: { ...spec.Labels, [mark.label]: mark.value } }));

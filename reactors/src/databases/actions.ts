@@ -11,6 +11,22 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Deployer, DeployerDeps } from '../deployer/deployer.ts';
 import { serviceRuntime, type RuntimeActions } from '../deployer/service-runtime.ts';
 import { untilStopped } from '../deployer/actions.ts';
+import { dataVolumeOf, databaseMark } from '@berth/shared/domain/database/service-spec';
+import { ownedServices } from '@berth/shared/runtime/owned-services';
+
+/**
+ * Its data volume, only when it carries the database's mark. One without (made before the marks,
+ * or an operator's) stays: an unmarked volume its service mounted may still be an operator's that
+ * a first deploy before the marks mounted, and a volume's data cannot come back.
+ */
+async function removeOwnDataVolume(infra: Infrastructure, engine: Engine, database: Database): Promise<void> {
+  const owned = ownedServices(infra.engine, databaseMark(engine, database));
+  await removeDataVolume({ ...infra, stacks: { ...infra.stacks, removeVolume: owned.removeVolume } }, database.appName);
+  const kept = dataVolumeOf(database.appName);
+  if ((await infra.engine.volumeLabels(kept)) !== null) {
+    console.warn(`database ${database.appName} removed; its volume ${kept} was kept: it does not carry the database's mark (made before Berth marked volumes, or not Berth's)`);
+  }
+}
 
 const deployed = (found: boolean, database: Database) => {
   if (!found) throw new Error(`${database.appName} is not deployed`);
@@ -41,7 +57,7 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
     async remove(database) {
       await servicesOf(infra, engine, database).remove(database.appName);
       // Retried by the bus while the volume stays in use past removeDataVolume's bound.
-      if (infra.config.removeDatabaseVolumes) await removeDataVolume(infra, database.appName);
+      if (infra.config.removeDatabaseVolumes) await removeOwnDataVolume(infra, engine, database);
     },
   };
 }

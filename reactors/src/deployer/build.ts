@@ -8,6 +8,8 @@ import type { ContainerEngine } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from './env.ts';
 import { isInstalled, runTool } from './process.ts';
 import { insideRepository } from './repository-path.ts';
+import { appMark } from './service-spec.ts';
+import { markLabels } from '@berth/shared/domain/ownership';
 
 export interface BuildJob {
   /** The fetched source's root folder. */
@@ -40,7 +42,8 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
     containerfile = found;
   }
   job.log(`Building ${job.tag} from ${containerfile}`);
-  await engine.buildImage({ contextDir: dir, containerfile, tag: job.tag, onLine: job.log, signal: job.signal });
+  // Marked as the application's: its removal takes only images that carry the mark.
+  await engine.buildImage({ contextDir: dir, containerfile, tag: job.tag, labels: markLabels(appMark(app)), onLine: job.log, signal: job.signal });
 }
 
 export async function buildImage(engine: ContainerEngine, app: Application, job: BuildJob): Promise<void> {

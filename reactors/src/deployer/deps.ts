@@ -37,7 +37,7 @@ export interface DeployerRecords {
   /** The forge app Berth acts as, when an admin configured one. */
   forgeApp(): Promise<ForgeSettings | null>;
   /** A deployment's record: whose it was (an engine object it wrote names it). */
-  deployment(deploymentId: string): Promise<Pick<Deployment, 'composeId'> | null>;
+  deployment(deploymentId: string): Promise<Pick<Deployment, 'composeId' | 'applicationId'> | null>;
 }
 
 export interface DeployerDeps {

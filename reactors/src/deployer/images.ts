@@ -11,6 +11,9 @@ export const localRepository = (app: Pick<Application, 'appName'>) => `berth/${a
 
 export const deploymentTag = (deploymentId: string) => `deploy-${deploymentId}`;
 
+/** The deployment whose tag (see deploymentTag) an image reference carries; null for any other tag. */
+export const deploymentOfTag = (reference: string): string | null => /:deploy-([^:/@]+)$/.exec(reference)?.[1] ?? null;
+
 export function registryRepository(app: Pick<Application, 'appName'>, registry: Registry): string {
   const prefix = registry.imagePrefix?.replace(/^\/+|\/+$/g, '');
   return [registryPathOf(registry.registryUrl), prefix, app.appName].filter(Boolean).join('/');

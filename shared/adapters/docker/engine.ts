@@ -6,6 +6,7 @@ import * as containers from './containers.ts';
 import * as images from './images.ts';
 import * as networks from './networks.ts';
 import * as services from './services.ts';
+import * as volumes from './volumes.ts';
 
 /** A client of the engine at `socket`: a unix socket path or an http(s) URL. */
 export const dockerClient = (socket = '/var/run/docker.sock'): Docker => socket.startsWith('http')
@@ -26,6 +27,7 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     imageExists: (reference) => images.imageExists(docker, reference),
     imageTags: (name) => images.imageTags(docker, name),
     removeImage: (reference) => images.removeImage(docker, reference),
+    imageLabels: (reference) => images.imageLabels(docker, reference),
     checkAuth: (auth) => images.checkAuth(docker, auth),
     listNodes: () => cluster.listNodes(docker),
     joinInfo: () => cluster.joinInfo(docker),
@@ -36,6 +38,9 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     containerStats: (containerId) => containers.containerStats(docker, containerId),
     stopContainer: (containerId) => containers.stopContainer(docker, containerId),
     removeContainer: (containerId) => containers.removeContainer(docker, containerId),
+    volumeLabels: (name) => volumes.volumeLabels(docker, name),
+    createVolume: (name, labels) => volumes.createVolume(docker, name, labels),
+    removeVolume: (name) => volumes.removeVolume(docker, name),
     listNetworks: (filter) => networks.listNetworks(docker, filter),
     removeNetwork: (name) => networks.removeNetwork(docker, name),
   };

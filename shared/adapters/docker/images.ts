@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
-import { answered, engineError, followProgress, foundBy, fromEngine, isNotFound } from './progress.ts';
+import { answered, engineError, followProgress, foundBy, fromEngine, inspectedOrNull, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
@@ -18,6 +18,7 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
   try {
     const stream = await docker.buildImage(tar.stdout as never, {
       t: request.tag, dockerfile: request.containerfile, rm: true, forcerm: true,
+      ...(request.labels && { labels: { ...request.labels } }),
       ...(request.signal && { abortSignal: request.signal }),
     });
     await followProgress(stream, request.onLine);
@@ -72,6 +73,11 @@ export async function removeImage(docker: Docker, reference: string): Promise<vo
   } catch (error) {
     if (!isNotFound(error)) throw engineError(error);
   }
+}
+
+export async function imageLabels(docker: Docker, reference: string): Promise<Record<string, string> | null> {
+  const image = await inspectedOrNull(() => docker.getImage(pathName('image', reference)).inspect());
+  return image && (image.Config?.Labels ?? {});
 }
 
 export async function checkAuth(docker: Docker, auth: RegistryAuth): Promise<void> {

@@ -112,3 +112,13 @@ export async function foundBy(operation: () => Promise<unknown>): Promise<boolea
     throw engineError(error);
   }
 }
+
+/** An inspect's answer, bounded; null when the engine has no such object (404). */
+export async function inspectedOrNull<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T | null> {
+  try {
+    return await answered(call);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw engineError(error);
+  }
+}
