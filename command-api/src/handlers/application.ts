@@ -29,7 +29,8 @@ const act = <I extends { applicationId: string }>(build: BuilderOf<typeof applic
  * by its own removal, then the application, and only then its appName and deploy token are free for another service.
  */
 export async function removeApplication(applicationId: string, ctx: Context): Promise<Doc | null> {
-  await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  // Begun in its stream first (NOT_FOUND when there is none): a change made while its children go is refused, not deleted with it.
+  await ctx.execute(applicationAggregate, applicationId, { type: 'BeginRemoval', data: { applicationId } });
   await removeChildrenOf(applicationId, ctx);
   const { before } = await ctx.execute(applicationAggregate, applicationId, { type: 'DeleteApplication', data: { applicationId } });
   if (before) {

@@ -75,7 +75,8 @@ const republished = (current: Pick<Database, 'applicationStatus' | 'externalPort
 export async function removeDatabase(engine: Engine, id: string, ctx: Context): Promise<Doc | null> {
   const aggregate = databaseAggregates[engine];
   const idField = idFieldOf(engine);
-  await ctx.mustLoad(aggregate, id, idField);
+  // Begun in its stream first (NOT_FOUND when there is none): a change made while its backups go is refused, not deleted with it.
+  await ctx.execute(aggregate, id, { type: 'BeginRemoval', data: { [idField]: id } });
   // The reactors take the service (and, when the operator says so, its data volume) away once its
   // deployments are cancelled: in the scaled-out mode this process may have no engine.
   await retireWithBackups(ctx, engine, id);

@@ -1,16 +1,46 @@
 import type { contract } from '@berth/shared/contract/index';
 import { projectAggregate } from '@berth/shared/domain/project/project';
-import { forbidden } from '@berth/shared/errors';
+import type { AnyAggregate } from '@berth/shared/domain/aggregate';
+import { DomainError, forbidden } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { change, removal, type GroupHandlers } from './kit.ts';
 import { allWithServices, serviceKinds, withServices } from './services.ts';
-import { retireWithDependents } from './cascade.ts';
+import { retireWithDependents, type DependentKind } from './cascade.ts';
 import { PROJECT_USE } from './project-use.ts';
 
 /** Its services go with the project: the caller needs the right to delete each one, seen or not. */
 const mayRemove = (serviceIds: readonly string[], ctx: Context) => {
   if (!serviceIds.every((id) => ctx.canDeleteService(id))) throw forbidden('This project holds services this account may not delete');
 };
+
+/**
+ * Begins a service's removal from the project in its own stream: false, appending nothing, when the
+ * log says it is no longer there (moved out, or removed, meanwhile).
+ */
+async function beginRemovalFrom(ctx: Context, aggregate: AnyAggregate, id: string, projectId: string): Promise<boolean> {
+  try {
+    await ctx.execute(aggregate, id, { type: 'BeginRemoval', data: { [aggregate.idField]: id, projectId } });
+    return true;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // Whatever the refusal says, the service read afresh tells whether it left; if not, the refusal stands.
+    ctx.forget(aggregate, id);
+    const { state } = await ctx.load(aggregate, id);
+    if (state === null || (state as { projectId?: unknown }).projectId !== projectId) return false;
+    throw error;
+  }
+}
+
+/**
+ * The kinds of service, each removed only once its removal has begun from this project: one that
+ * moved out meanwhile is left alone (its move lets go of the project), and once begun, no move lands.
+ */
+const leaving = (projectId: string): DependentKind[] => serviceKinds.map((kind) => ({
+  aggregate: kind.aggregate,
+  remove: async (id, ctx) => {
+    if (await beginRemovalFrom(ctx, kind.aggregate, id, projectId)) await kind.remove(id, ctx);
+  },
+}));
 
 const accessible = (projects: Record<string, unknown>[], ctx: Context) =>
   projects.filter((project) => ctx.canSeeProject(String(project.projectId)));
@@ -31,7 +61,7 @@ export const project: GroupHandlers<typeof contract.project> = {
     // Services go first, each with its children, so a failure part-way leaves a smaller but whole
     // project; retired after them, the project takes no service created or moved into it meanwhile.
     await retireWithDependents(ctx, 'project', input.projectId, PROJECT_USE, 'is still being given services; try again', {
-      kinds: serviceKinds, field: 'projectId', mayRemove,
+      kinds: leaving(input.projectId), field: 'projectId', mayRemove,
     });
     return removal(projectAggregate, () => ({ type: 'RemoveProject', data: { projectId: input.projectId } }))(input, ctx);
   },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { DomainError } from '../../errors.ts';
+import { fold } from '../aggregate.ts';
 import { specOf } from '../testing.ts';
 import { applicationAggregate, newApplication, type Application, type ApplicationEvent } from './application.ts';
 
@@ -117,5 +118,37 @@ describe('application decider', () => {
     spec.given([created]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } }).then([deleted]);
     spec.given([created, deleted]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } })
       .thenFails('NOT_FOUND', 'applicationId');
+  });
+
+  describe('removal begun', () => {
+    const begun: ApplicationEvent = { type: 'ApplicationRemovalBegun', data: { applicationId: 'a1', projectId: 'p1' } };
+    const moved: ApplicationEvent = { type: 'ApplicationUpdated', data: { applicationId: 'a1', projectId: 'p2' } };
+    it('marks the removal with the project the application is in, once', () => {
+      spec.given([created]).when({ type: 'BeginRemoval', data: { applicationId: 'a1', projectId: 'p1' } }).then([begun]);
+      spec.given([created]).when({ type: 'BeginRemoval', data: { applicationId: 'a1' } }).then([begun]);
+      spec.given([created, begun]).when({ type: 'BeginRemoval', data: { applicationId: 'a1', projectId: 'p1' } }).then([]);
+    });
+    it('refuses the mark, naming projectId, once the application has moved out of the project being removed', () => {
+      spec.given([created, moved]).when({ type: 'BeginRemoval', data: { applicationId: 'a1', projectId: 'p1' } })
+        .thenFails('CONFLICT', 'projectId');
+      spec.given([]).when({ type: 'BeginRemoval', data: { applicationId: 'a1', projectId: 'p1' } }).thenFails('NOT_FOUND', 'applicationId');
+    });
+    it('refuses every change after the mark with CONFLICT naming applicationId: a move, a save, an action', () => {
+      const marked = spec.given([created, begun]);
+      marked.when({ type: 'UpdateApplication', data: { applicationId: 'a1', projectId: 'p2' } }).thenFails('CONFLICT', 'applicationId');
+      marked.when({ type: 'SaveEnvironment', data: { applicationId: 'a1', env: 'A=1' } }).thenFails('CONFLICT', 'applicationId');
+      marked.when({ type: 'RequestAction', data: { applicationId: 'a1', action: 'start', requestId: 'r1' } }).thenFails('CONFLICT', 'applicationId');
+      assert.throws(() => applicationAggregate.decide({ type: 'MarkRunning', data: { applicationId: 'a1' } }, fold(applicationAggregate, [created, begun])),
+        { message: 'applicationId names the application being removed; only its removal can go on' });
+    });
+    it('lets the removal finish after the mark, and the reports of work already started', () => {
+      spec.given([created, begun]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } }).then([deleted]);
+      spec.given([created, begun])
+        .when({ type: 'FollowDeployment', data: { applicationId: 'a1', deploymentId: 'd1', step: 'error', statusBefore: 'idle' } })
+        .then([{ type: 'ApplicationStatusChanged', data: { applicationId: 'a1', deploymentId: 'd1', applicationStatus: 'error' } }]);
+    });
+    it('starts unmarked when created again under the same id after a removal', () => {
+      assert.equal(fold(applicationAggregate, [created, begun, deleted, created])?.removingFrom, undefined);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
@@ -32,6 +33,7 @@ export type ApplicationCommand =
   /** `replacing`: the configuration the caller checked its names against; another save in between is CONFLICT. */
   | { type: 'UpdateProxyConfig'; data: Id & { proxyConfig: string; replacing?: string | null } }
   | { type: 'DeleteApplication'; data: Id }
+  | BeginRemoval<Id>
   /** Asks the reactors to start, stop or reload the service; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
@@ -51,12 +53,15 @@ export type ApplicationEvent =
   | { type: 'ApplicationSSHKeyRemoved'; data: Id }
   | { type: 'ApplicationMarkedRunning'; data: Id }
   | { type: 'ApplicationDeleted'; data: Id }
+  | RemovalBegun<'ApplicationRemovalBegun', Id>
   | { type: 'ApplicationActionRequested'; data: ActionRequest }
   | { type: 'ApplicationActionSucceeded'; data: ActionRequest & { applicationStatus: Status } }
   | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status } }
   | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } };
 
 const LABEL = 'Application';
+/** What an application being removed still decides: its removal, and the reports of work started before. */
+const STILL = ['BeginRemoval', 'DeleteApplication', 'RecordActionOutcome', 'FollowDeployment'] as const satisfies readonly ApplicationCommand['type'][];
 
 /** One change event with the fields of `patch` that differ, or none when nothing would change. */
 function change(type: ChangeEventType, state: Application | null, patch: Partial<Application>): ApplicationEvent[] {
@@ -72,7 +77,7 @@ function actionOutcome(state: Application | null, data: ActionRequest & { reason
     : [{ type: 'ApplicationActionFailed', data: { ...request, reason, applicationStatus } }];
 }
 
-export const applicationAggregate: Aggregate<Application, ApplicationCommand, ApplicationEvent> = {
+export const applicationAggregate: Aggregate<Application & BeingRemoved, ApplicationCommand, ApplicationEvent> = {
   name: 'application',
   idField: 'applicationId',
   label: LABEL,
@@ -93,6 +98,7 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
       case 'ApplicationSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
       case 'ApplicationMarkedRunning': return state && { ...state, applicationStatus: 'running' };
       case 'ApplicationDeleted': return null;
+      case 'ApplicationRemovalBegun': return state && { ...state, removingFrom: event.data.projectId };
       case 'ApplicationActionRequested': return state;
       case 'ApplicationActionSucceeded':
       case 'ApplicationActionFailed':
@@ -102,6 +108,7 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
     }
   },
   decide(command, state) {
+    mustNotBeBeingRemoved(state, command.type, STILL, 'applicationId', LABEL);
     switch (command.type) {
       case 'CreateApplication':
         mustNotExist(state, LABEL, 'applicationId');
@@ -135,6 +142,7 @@ export const applicationAggregate: Aggregate<Application, ApplicationCommand, Ap
       case 'DeleteApplication':
         mustExist(state, 'applicationId', LABEL);
         return [{ type: 'ApplicationDeleted', data: command.data }];
+      case 'BeginRemoval': return beginRemoval('ApplicationRemovalBegun', state, command.data, 'applicationId', LABEL);
       case 'RequestAction':
         mustExist(state, 'applicationId', LABEL);
         return [{ type: 'ApplicationActionRequested', data: command.data }];

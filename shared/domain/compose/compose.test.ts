@@ -88,4 +88,21 @@ describe('default compose command', () => {
     assert.equal(defaultCommand({ ...created, composePath: 'my app.yml' }),
       "docker compose -p shop-a1b2c3 -f 'my app.yml' up -d --build --remove-orphans");
   });
+  describe('removal begun', () => {
+    const begun: ComposeEvent = { type: 'ComposeRemovalBegun', data: { composeId: 'c1', projectId: 'p1' } };
+    it('marks the removal once, and refuses it naming projectId when the service has moved out of the project', () => {
+      given.when({ type: 'BeginRemoval', data: { composeId: 'c1', projectId: 'p1' } }).then([begun]);
+      spec.given([{ type: 'ComposeCreated', data: created }, begun]).when({ type: 'BeginRemoval', data: { composeId: 'c1' } }).then([]);
+      spec.given([{ type: 'ComposeCreated', data: created }, { type: 'ComposeUpdated', data: { composeId: 'c1', projectId: 'p2' } }])
+        .when({ type: 'BeginRemoval', data: { composeId: 'c1', projectId: 'p1' } }).thenFails('CONFLICT', 'projectId');
+    });
+    it('refuses changes after the mark naming composeId, and lets the removal and the reactors\' reports through', () => {
+      const marked = spec.given([{ type: 'ComposeCreated', data: created }, begun]);
+      marked.when({ type: 'UpdateCompose', data: { composeId: 'c1', projectId: 'p2' } }).thenFails('CONFLICT', 'composeId');
+      marked.when({ type: 'RandomizeCompose', data: { composeId: 'c1', suffix: 'x1' } }).thenFails('CONFLICT', 'composeId');
+      marked.when({ type: 'RemoveCompose', data: { composeId: 'c1' } }).then([{ type: 'ComposeRemoved', data: { composeId: 'c1' } }]);
+      marked.when({ type: 'RecordFetchedFile', data: { composeId: 'c1', services: ['web'], ports: [] } })
+        .then([{ type: 'ComposeFileFetched', data: { composeId: 'c1', services: ['web'], ports: [] } }]);
+    });
+  });
 });

@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
+import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
@@ -60,6 +61,7 @@ export type ComposeCommand =
   | { type: 'RefreshComposeToken'; data: Id & { refreshToken: string } }
   | { type: 'RandomizeCompose'; data: Id & { suffix: string } }
   | { type: 'RemoveCompose'; data: Id }
+  | BeginRemoval<Id>
   /** Asks the reactors to act on the running stack; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
@@ -78,6 +80,7 @@ export type ComposeEvent =
   | { type: 'ComposeTokenRefreshed'; data: Id & { refreshToken: string } }
   | { type: 'ComposeRandomized'; data: Id & { suffix: string; composeFile: string } }
   | { type: 'ComposeRemoved'; data: Id }
+  | RemovalBegun<'ComposeRemovalBegun', Id>
   | { type: 'ComposeActionRequested'; data: ActionRequest }
   | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
   | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status } }
@@ -86,6 +89,8 @@ export type ComposeEvent =
 
 const LABEL = 'Compose service';
 const ID = 'composeId';
+/** What a compose service being removed still decides: its removal, and the reports of work started before. */
+const STILL = ['BeginRemoval', 'RemoveCompose', 'RecordActionOutcome', 'FollowDeployment', 'RecordFetchedFile'] as const satisfies readonly ComposeCommand['type'][];
 
 /** A path whose last part is no file's name (`.`, `..`, `dir/`): the tool would be asked to read a folder. */
 const FOLDER_PATH = /(^|\/)(\.{0,2})$/;
@@ -121,7 +126,7 @@ function fileFetched(state: Compose | null, { composeId, services, ports }: Fetc
   return [{ type: 'ComposeFileFetched', data: { composeId, services: [...services], ports: [...ports] } }];
 }
 
-export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> = {
+export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand, ComposeEvent> = {
   name: 'compose',
   idField: ID,
   label: LABEL,
@@ -135,6 +140,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'ComposeSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
       case 'ComposeRandomized': return state && { ...state, composeFile: event.data.composeFile };
       case 'ComposeRemoved': return null;
+      case 'ComposeRemovalBegun': return state && { ...state, removingFrom: event.data.projectId };
       case 'ComposeActionRequested': return state;
       case 'ComposeActionSucceeded':
       case 'ComposeActionFailed':
@@ -145,6 +151,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
     }
   },
   decide(command, state) {
+    mustNotBeBeingRemoved(state, command.type, STILL, ID, LABEL);
     switch (command.type) {
       case 'CreateCompose':
         mustNotExist(state, LABEL, ID);
@@ -165,6 +172,7 @@ export const composeAggregate: Aggregate<Compose, ComposeCommand, ComposeEvent> 
       case 'RemoveCompose':
         mustExist(state, ID, LABEL);
         return [{ type: 'ComposeRemoved', data: command.data }];
+      case 'BeginRemoval': return beginRemoval('ComposeRemovalBegun', state, command.data, ID, LABEL);
       case 'RequestAction':
         mustExist(state, ID, LABEL);
         return [{ type: 'ComposeActionRequested', data: command.data }];

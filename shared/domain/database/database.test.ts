@@ -85,4 +85,19 @@ describe('database decider (one factory for every engine)', () => {
     specOf(databaseAggregates.dbgamma).given([{ type: 'DbgammaCreated', data: gamma }, { type: 'DbgammaRemoved', data: { dbgammaId: 'g1' } }])
       .when(outcome('stop', null)).then([]);
   });
+
+  it('marks a removal with its project, refuses it once moved out, and then refuses every change but the removal', () => {
+    const spec = specOf(databaseAggregates.dbepsilon);
+    const created = { type: 'DbepsilonCreated', data: epsilon } as const;
+    const begun = { type: 'DbepsilonRemovalBegun', data: { dbepsilonId: 'e1', projectId: 'p1' } } as const;
+    spec.given([created]).when({ type: 'BeginRemoval', data: { dbepsilonId: 'e1', projectId: 'p1' } }).then([begun]);
+    spec.given([created, { type: 'DbepsilonUpdated', data: { dbepsilonId: 'e1', projectId: 'p2' } }])
+      .when({ type: 'BeginRemoval', data: { dbepsilonId: 'e1', projectId: 'p1' } }).thenFails('CONFLICT', 'projectId');
+    const marked = spec.given([created, begun]);
+    marked.when({ type: 'BeginRemoval', data: { dbepsilonId: 'e1', projectId: 'p1' } }).then([]);
+    marked.when({ type: 'UpdateDatabase', data: { dbepsilonId: 'e1', projectId: 'p2' } }).thenFails('CONFLICT', 'dbepsilonId');
+    marked.when({ type: 'ChangeDatabaseStatus', data: { dbepsilonId: 'e1', applicationStatus: 'done' } })
+      .then([{ type: 'DbepsilonStatusChanged', data: { dbepsilonId: 'e1', applicationStatus: 'done' } }]);
+    marked.when({ type: 'RemoveDatabase', data: { dbepsilonId: 'e1' } }).then([{ type: 'DbepsilonRemoved', data: { dbepsilonId: 'e1' } }]);
+  });
 });

@@ -6,6 +6,7 @@ import type { Sealed } from '../../crypto/secrets.ts';
 import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
+import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved } from '../removal.ts';
 import { settleAction, type Action } from '../application/status.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
@@ -45,6 +46,7 @@ export type DatabaseCommand =
   | { type: 'UpdateDatabase'; data: DatabasePatch }
   | { type: 'ChangeDatabaseStatus'; data: DatabaseKey & { applicationStatus: Status } }
   | { type: 'RemoveDatabase'; data: DatabaseKey }
+  | BeginRemoval<DatabaseKey>
   /** start, stop, reload: asked of the reactors, which report the outcome. */
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } };
@@ -58,11 +60,15 @@ export type DatabaseEvent =
   | EventOf<'Updated', DatabasePatch>
   | EventOf<'StatusChanged', DatabaseKey & { applicationStatus: Status }>
   | EventOf<'Removed', DatabaseKey>
+  | EventOf<'RemovalBegun', DatabaseKey & { projectId: string }>
   | EventOf<'ActionRequested', ActionRequest>
   | EventOf<'ActionSucceeded', ActionRequest & { applicationStatus: Status }>
   | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status }>;
 
-export type DatabaseAggregate = Aggregate<Database, DatabaseCommand, DatabaseEvent>;
+/** What a database being removed still decides: its removal, and the reports of work started before. */
+const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus'] as const satisfies readonly DatabaseCommand['type'][];
+
+export type DatabaseAggregate = Aggregate<Database & BeingRemoved, DatabaseCommand, DatabaseEvent>;
 
 export const idFieldOf = (engine: Engine): DatabaseIdField => `${engine}Id`;
 
@@ -75,7 +81,7 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
   const label = `${engine} database`;
   const type = <K extends string>(kind: K) => eventTypeOf(engine, kind);
   const types = {
-    created: type('Created'), updated: type('Updated'), statusChanged: type('StatusChanged'), removed: type('Removed'),
+    created: type('Created'), updated: type('Updated'), statusChanged: type('StatusChanged'), removed: type('Removed'), removalBegun: type('RemovalBegun'),
     actionRequested: type('ActionRequested'), actionSucceeded: type('ActionSucceeded'), actionFailed: type('ActionFailed'),
   } as const;
   const is = <K extends string>(kind: K) =>
@@ -90,11 +96,13 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
       if (is('Created')(event)) return { ...event.data };
       if (is('Updated')(event) || is('StatusChanged')(event)) return state && { ...state, ...event.data };
       if (is('Removed')(event)) return null;
+      if (is('RemovalBegun')(event)) return state && { ...state, removingFrom: event.data.projectId };
       if (is('ActionRequested')(event)) return state;
       if (is('ActionSucceeded')(event) || is('ActionFailed')(event)) return state && { ...state, applicationStatus: event.data.applicationStatus };
       return exhaustive(event);
     },
     decide(command, state) {
+      mustNotBeBeingRemoved(state, command.type, STILL, idField, label);
       switch (command.type) {
         case 'CreateDatabase':
           mustNotExist(state, label, idField);
@@ -111,6 +119,7 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
         case 'RemoveDatabase':
           mustExist(state, idField, label);
           return [{ type: types.removed, data: command.data }];
+        case 'BeginRemoval': return beginRemoval(types.removalBegun, state, command.data, idField, label);
         case 'RequestAction':
           mustExist(state, idField, label);
           return [{ type: types.actionRequested, data: command.data }];
