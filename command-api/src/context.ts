@@ -3,7 +3,7 @@ import type { DomainEvent } from '@berth/shared/events/event';
 import { streamName } from '@berth/shared/events/event';
 import { notFound } from '@berth/shared/errors';
 import { newTimeOrderedId } from '@berth/shared/ids';
-import { execute, executeAt, load } from '@berth/shared/runtime/execute';
+import { execute, executeAt, load, type FoldedState } from '@berth/shared/runtime/execute';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { processStateCache } from '@berth/shared/runtime/state-cache';
@@ -39,8 +39,8 @@ export class Context {
   /** Log position of the last event this request appended; the answer waits for projections to reach it. */
   position = 0;
   private at: string | undefined;
-  /** Streams read to change (readToChange), at the revision read; made on first use, as most requests read none. */
-  private held: Map<string, number> | undefined;
+  /** Streams read to change (readToChange), as read (or as this request's last command left them); made on first use, as most requests read none. */
+  private held: Map<string, FoldedState> | undefined;
 
   constructor(
     readonly infra: Infrastructure,
@@ -124,7 +124,7 @@ export class Context {
     this.forget(aggregate, id);
     const { state, revision } = await this.load(aggregate, id);
     if (state === null) throw notFound(field, aggregate.label);
-    (this.held ??= new Map()).set(streamName(aggregate.name, id), revision);
+    (this.held ??= new Map()).set(streamName(aggregate.name, id), { state, revision });
     return state;
   }
 
@@ -137,7 +137,7 @@ export class Context {
       ? await execute<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, this.states)
       : await executeAt<StateOf<A>>(this.infra.eventStore, aggregate, id, command as DomainEvent, this.cause, held, this.states);
     // What this request appended is what it goes on from: a later command of it applies after that.
-    if (stream && held !== undefined) this.held!.set(stream, outcome.revision);
+    if (stream && held !== undefined) this.held!.set(stream, { state: outcome.after, revision: outcome.revision });
     this.position = Math.max(this.position, outcome.position);
     return outcome;
   }

@@ -15,6 +15,11 @@ export interface Aggregate<S, C extends DomainEvent, E extends DomainEvent> {
   decide(command: C, state: S | null): readonly E[];
   /** Fields of the state that no answer ever shows (private keys, password hashes). */
   readonly hidden?: readonly string[];
+  /**
+   * Fields that work under way changes on its own (a service's status as its deployment moves on):
+   * a change read before such a change still applies over it (see executeAt).
+   */
+  readonly volatile?: readonly string[];
 }
 
 /** Any aggregate, for registries that hold several (methods make the parameters bivariant). */

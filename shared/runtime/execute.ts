@@ -1,5 +1,6 @@
 // The generic command handler every writer shares (the API's requests and the reactors' reports):
 // read the stream, fold it, decide, append at the revision that was read; a race re-decides.
+import { isDeepStrictEqual } from 'node:util';
 import type { AnyAggregate } from '../domain/aggregate.ts';
 import { fold } from '../domain/aggregate.ts';
 import { conflict } from '../errors.ts';
@@ -83,12 +84,15 @@ async function decideAndAppend<S>(
 
 export async function execute<S>(
   store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, memory?: StateMemory,
+  mustStillHold?: (folded: FoldedState) => void,
 ): Promise<Executed<S>> {
   const giveUpAt = Date.now() + CONTENDED_FOR_MS;
   for (let attempt = 1; attempt === 1 || Date.now() < giveUpAt; attempt++) {
     if (attempt > EAGER_ATTEMPTS) await backoff(attempt);
     try {
-      return await decideAndAppend<S>(store, aggregate, id, command, cause, await load(store, aggregate, id, memory), memory);
+      const folded = await load(store, aggregate, id, memory);
+      mustStillHold?.(folded);
+      return await decideAndAppend<S>(store, aggregate, id, command, cause, folded, memory);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
     }
@@ -96,20 +100,27 @@ export async function execute<S>(
   throw conflict(`${aggregate.label} ${id} is being changed by other requests; try again`);
 }
 
+/** The record apart from what work under way changes on its own (a status), which a change read before it still applies over. */
+const settled = (aggregate: AnyAggregate, state: unknown): unknown => {
+  if (state === null || typeof state !== 'object' || !aggregate.volatile) return state;
+  const rest: Record<string, unknown> = { ...state };
+  for (const field of aggregate.volatile) delete rest[field];
+  return rest;
+};
+
 /**
- * As `execute`, but only on the stream as it was at `revision`, which the caller read and decided
- * its side effects from (the claims it takes and lets go): CONFLICT naming the id field when
- * another writer changed it meanwhile, since deciding again would leave those side effects wrong.
+ * As `execute`, but only on the record as the caller read it (`held`), which it decided its side
+ * effects from (the claims it takes and lets go): CONFLICT naming the id field when another writer
+ * changed it meanwhile, since deciding again would leave those side effects wrong. A change of only
+ * its volatile fields (a deployment moving its status on) is not such a change: it is decided again.
  */
-export async function executeAt<S>(
-  store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, revision: number, memory?: StateMemory,
+export function executeAt<S>(
+  store: EventStore, aggregate: AnyAggregate, id: string, command: DomainEvent, cause: Cause, held: FoldedState, memory?: StateMemory,
 ): Promise<Executed<S>> {
-  const changedMeanwhile = () => conflict('was changed by another request while this one was being made: read it again and retry', aggregate.idField);
-  const folded = await load(store, aggregate, id, memory);
-  if (folded.revision !== revision) throw changedMeanwhile();
-  try {
-    return await decideAndAppend<S>(store, aggregate, id, command, cause, folded, memory);
-  } catch (error) {
-    throw error instanceof WrongExpectedVersionError ? changedMeanwhile() : error;
-  }
+  const read = settled(aggregate, held.state);
+  return execute<S>(store, aggregate, id, command, cause, memory, (folded) => {
+    if (folded.revision !== held.revision && !isDeepStrictEqual(settled(aggregate, folded.state), read)) {
+      throw conflict('was changed by another request while this one was being made: read it again and retry', aggregate.idField);
+    }
+  });
 }

@@ -82,6 +82,7 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
   idField: 'applicationId',
   label: LABEL,
   hidden: ['sshPrivateKey'],
+  volatile: ['applicationStatus'],
   evolve(state, event) {
     switch (event.type) {
       case 'ApplicationCreated': return { ...event.data };

@@ -131,6 +131,7 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand,
   idField: ID,
   label: LABEL,
   hidden: ['sshPrivateKey'],
+  volatile: ['composeStatus'],
   evolve(state, event) {
     switch (event.type) {
       case 'ComposeCreated': return { ...event.data };

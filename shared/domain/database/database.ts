@@ -92,6 +92,7 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
     name: engine,
     idField,
     label,
+    volatile: ['applicationStatus'],
     evolve(state, event) {
       if (is('Created')(event)) return { ...event.data };
       if (is('Updated')(event) || is('StatusChanged')(event)) return state && { ...state, ...event.data };
