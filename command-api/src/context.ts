@@ -9,6 +9,7 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { processStateCache } from '@berth/shared/runtime/state-cache';
 import type { Role } from '@berth/shared/domain/account/account';
 import type { Permissions } from '@berth/shared/domain/account/permissions';
+import { mustNotBeRemoving, type BeingRemoved } from '@berth/shared/domain/removal';
 import { withheldFrom } from './auth/withheld.ts';
 
 /** The account a request acts for, and the credential it presented. */
@@ -116,7 +117,7 @@ export class Context {
 
   /**
    * A record this request changes with side effects decided from what it reads here (claims taken
-   * and let go): NOT_FOUND naming `field` when there is none. Every command this request then
+   * and let go): NOT_FOUND naming `field` when there is none, CONFLICT naming it when it is being removed. Every command this request then
    * executes on it applies to it as read, or is refused (see executeAt).
    */
   async readToChange<A extends AnyAggregate>(aggregate: A, id: string, field: string): Promise<StateOf<A>> {
@@ -124,6 +125,8 @@ export class Context {
     this.forget(aggregate, id);
     const { state, revision } = await this.load(aggregate, id);
     if (state === null) throw notFound(field, aggregate.label);
+    // Its decider would refuse the change too, but only after the claims were taken.
+    mustNotBeRemoving(state as BeingRemoved, field, aggregate.label);
     (this.held ??= new Map()).set(streamName(aggregate.name, id), { state, revision });
     return state;
   }

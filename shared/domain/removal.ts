@@ -36,13 +36,16 @@ export function beginRemoval<T extends string, K extends object>(
 }
 
 /**
- * CONFLICT naming the id field when the service is being removed and `command` is not one of
- * those it still decides (its removal, and what the reactors report of work already started).
+ * CONFLICT naming the id field when the service is being removed: checked by a change before it
+ * takes any claim (so a refusal appends nothing), and by the decider on every command.
  */
+export function mustNotBeRemoving(state: BeingRemoved | null, idField: string, label: string): void {
+  if (state?.removingFrom !== undefined) throw conflict(`names the ${label.toLowerCase()} being removed; only its removal can go on`, idField);
+}
+
+/** As mustNotBeRemoving, unless `command` is one of those it still decides (its removal, and what the reactors report of work already started). */
 export function mustNotBeBeingRemoved(
   state: BeingRemoved | null, command: string, still: readonly string[], idField: string, label: string,
 ): void {
-  if (state?.removingFrom !== undefined && !still.includes(command)) {
-    throw conflict(`names the ${label.toLowerCase()} being removed; only its removal can go on`, idField);
-  }
+  if (!still.includes(command)) mustNotBeRemoving(state, idField, label);
 }

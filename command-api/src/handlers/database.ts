@@ -10,6 +10,7 @@ import {
   databaseAggregates, idFieldOf, type Credentials, type Database, type DatabasePatch,
 } from '@berth/shared/domain/database/database';
 import type { Doc } from '@berth/shared/ports/read-store';
+import { mustNotBeRemoving } from '@berth/shared/domain/removal';
 import type { Context } from '../context.ts';
 import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
 import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
@@ -164,13 +165,16 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       return { env };
     }),
     saveExternalPort: async (input: Input, ctx) => {
-      const current = await ctx.mustLoad(aggregate, idOf(input), idField);
+      // Read to change: its port's claim is decided from this record.
+      const current = await ctx.readToChange(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
       const saved = await withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
       return republished(current, externalPort) ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
     },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);
+      // The deployer's reports go on while a removal is under way; a caller's change does not.
+      mustNotBeRemoving(await ctx.mustLoad(aggregate, id, idField), idField, aggregate.label);
       const command = { type: 'ChangeDatabaseStatus', data: { [idField]: id, applicationStatus: input.applicationStatus as Status } } as const;
       const { after } = await ctx.execute(aggregate, id, command);
       return ctx.view(aggregate, after);
