@@ -13,6 +13,9 @@ import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
 import type { Deployment } from '@berth/shared/domain/deployment/record';
 import type { Forge } from '@berth/shared/ports/forge';
 import type { ReadStore } from '@berth/shared/ports/read-store';
+import type { EventStore } from '@berth/shared/ports/event-store';
+import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
+import { streamName } from '@berth/shared/events/event';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 export interface DeployerSettings {
@@ -36,7 +39,10 @@ export interface DeployerRecords {
   certificates(): Promise<Certificate[]>;
   /** The forge app Berth acts as, when an admin configured one. */
   forgeApp(): Promise<ForgeSettings | null>;
-  /** A deployment's record: whose it was (an engine object it wrote names it). */
+  /**
+   * Whose a deployment was (an engine object it wrote names it), as the log keeps it: a pruned
+   * deployment's record is gone, and the images and stacks it wrote may still be there.
+   */
   deployment(deploymentId: string): Promise<Pick<Deployment, 'composeId' | 'applicationId'> | null>;
 }
 
@@ -51,7 +57,7 @@ export interface DeployerDeps {
 const oldestFirst = <T>(docs: unknown[]) =>
   (docs as Array<T & { createdAt: string }>).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
-export function recordsOf(readStore: ReadStore): DeployerRecords {
+export function recordsOf(readStore: ReadStore, eventStore: EventStore): DeployerRecords {
   const childrenOf = <T>(collection: string) => async (applicationId: string) =>
     oldestFirst<T>(await readStore.find(collection, 'applicationId', applicationId));
   return {
@@ -62,7 +68,11 @@ export function recordsOf(readStore: ReadStore): DeployerRecords {
     securities: childrenOf<Security>('security'),
     certificates: async () => oldestFirst<Certificate>(await readStore.all('certificate')),
     forgeApp: async () => (await readStore.get('forge', FORGE_ID)) as ForgeSettings | null,
-    deployment: async (deploymentId) => (await readStore.get('deployment', deploymentId)) as Deployment | null,
+    deployment: async (deploymentId) => {
+      const { events } = await eventStore.readStream(streamName(deploymentAggregate.name, deploymentId));
+      const queued = events.find((event) => event.type === 'DeploymentQueued')?.data as Pick<Deployment, 'composeId' | 'applicationId'> | undefined;
+      return queued ? { applicationId: queued.applicationId, composeId: queued.composeId } : null;
+    },
   };
 }
 
@@ -72,7 +82,7 @@ export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
     engine: infra.engine,
     forge: infra.forge,
     secrets: infra.secrets,
-    records: recordsOf(infra.readStore),
+    records: recordsOf(infra.readStore, infra.eventStore),
     settings: {
       publishMode: infra.config.publishMode,
       taskStartTimeoutMs: infra.config.taskStartTimeoutMs,
