@@ -1,14 +1,16 @@
 // A service's deploy token, the only credential of a push to deploy: kept sealed in its record, and
 // claimed in the log (scope deployToken) as a keyed digest, never the token, so that of two services
 // taking one token at once only one wins, and a push finds its service without opening every record.
-// Tokens saved before the claims have none: those are still found by opening each record's.
+// Tokens saved before the claims had none: the API claims them when it first starts (claimTokensSavedBefore).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isSealed } from '@berth/shared/crypto/secrets';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { reservationAggregate, reservationKey, type Reservation } from '@berth/shared/domain/reservation/reservation';
-import { conflict } from '@berth/shared/errors';
+import { conflict, DomainError } from '@berth/shared/errors';
 import type { Doc } from '@berth/shared/ports/read-store';
-import { load } from '@berth/shared/runtime/execute';
+import { execute, load } from '@berth/shared/runtime/execute';
+import { claimEach, type RunReservation } from '@berth/shared/runtime/claims';
+import { newId } from '@berth/shared/ids';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { deriveKey } from '@berth/shared/runtime/keys';
 import type { Context } from './context.ts';
@@ -53,18 +55,57 @@ const holds = (infra: Infrastructure, doc: Doc, token: string) => {
 /** A claim refused for being another's says so without its name: the digest is no name to show. */
 const refused = () => conflict(TAKEN, FIELD);
 
-/** The record of `kind` holding `token` by opening each record's: how a token saved before the claims is found. */
-const openingEach = async (infra: Infrastructure, kind: TokenKind, token: string): Promise<Doc | null> =>
-  (await infra.readStore.all(kind.name)).find((doc) => holds(infra, doc, token)) ?? null;
+/** Says that claimTokensSavedBefore claimed every token saved before the claims (no digest is named so). */
+export const ALL_TOKENS_CLAIMED = reservationKey(SCOPE, 'all-tokens-claimed');
+const BERTH = 'berth';
 
-/** The record of `kind` whose deploy token is `token`, or null: by its claim, else by opening each record's. */
+/** Each record of `kind` with the deploy token it holds now, folded from the log (the read models may be behind at start). */
+async function tokensInLog(infra: Infrastructure, kind: TokenKind & Pick<AnyAggregate, 'evolve'>): Promise<Map<string, string>> {
+  const states = new Map<string, unknown>();
+  for (let after = 0; ;) {
+    const page = await infra.eventStore.readFiltered({ aggregate: kind.name }, after, LOG_PAGE);
+    for (const event of page) states.set(event.stream, kind.evolve(states.get(event.stream) as object | null ?? null, event));
+    if (page.length < LOG_PAGE) break;
+    after = page.at(-1)!.position;
+  }
+  const tokens = new Map<string, string>();
+  for (const state of states.values()) {
+    const record = state as Doc | null;
+    const token = record && opened(infra, record.refreshToken);
+    if (token) tokens.set(String(record[kind.idField]), token);
+  }
+  return tokens;
+}
+const LOG_PAGE = 1000;
+
+/**
+ * Claims the deploy token of every record saved before the claims (once in a log's life, before the
+ * API answers), then says so: every token then has its claim, and a push finds its service by it
+ * alone. A token another service claimed already stays that one's: two records saved before the
+ * claims may hold one token.
+ */
+export async function claimTokensSavedBefore(infra: Infrastructure, kinds: ReadonlyArray<TokenKind & Pick<AnyAggregate, 'evolve'>>): Promise<void> {
+  if (((await load(infra.eventStore, reservationAggregate, ALL_TOKENS_CLAIMED)).state as Reservation | null)?.owner === BERTH) return;
+  const cause = { actorId: null, correlationId: newId(), causationId: null, occurredAt: new Date().toISOString() };
+  const run: RunReservation = (aggregate, key, command) => execute(infra.eventStore, aggregate, key, command, cause);
+  for (const kind of kinds) {
+    for (const [id, token] of await tokensInLog(infra, kind)) {
+      await claimEach(run, SCOPE, [claimName(infra, kind, token)], id, FIELD).catch((error: unknown) => {
+        // Only another's claim is passed over: any other failure leaves the tokens to be claimed at the next start.
+        if (!(error instanceof DomainError && error.issues[0]?.path === FIELD)) throw error;
+      });
+    }
+  }
+  await run(reservationAggregate, ALL_TOKENS_CLAIMED, { type: 'Reserve', data: { key: ALL_TOKENS_CLAIMED, owner: BERTH, field: FIELD } });
+}
+
+/** The record of `kind` whose deploy token is `token`, or null: by its claim, opening no other record's. */
 export async function holderOfToken<T>(infra: Infrastructure, kind: TokenKind, token: string): Promise<T | null> {
   const { state } = await load(infra.eventStore, reservationAggregate, tokenClaimKey(infra, kind, token));
   const owner = (state as Reservation | null)?.owner;
   const claimed = owner ? await infra.readStore.get(kind.name, owner) : null;
   // A claim whose record does not hold the token yet (the change is on its way) is no answer.
-  const found = claimed && holds(infra, claimed, token) ? claimed : await openingEach(infra, kind, token);
-  return found as T | null;
+  return (claimed && holds(infra, claimed, token) ? claimed : null) as T | null;
 }
 
 /**
@@ -81,23 +122,13 @@ export async function withDeployToken<T>(
   return moveNames(ctx, SCOPE, namesOf(ctx.infra, kind, was), namesOf(ctx.infra, kind, next), id, apply, FIELD, refused);
 }
 
-/**
- * Refuses now, appending nothing, what giving the service the token `next` would refuse (see
- * withDeployToken). A token the caller `chosen` may be one saved before the claims, unclaimed: the
- * records are looked in first, which no race can fool, as no token is taken without a claim any more.
- */
-export async function mayTakeToken(
-  ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined, chosen: boolean,
-): Promise<void> {
+/** Refuses now, appending nothing, what giving the service the token `next` would refuse (see withDeployToken). */
+export async function mayTakeToken(ctx: Context, kind: TokenKind, id: string, current: unknown, next: string | null | undefined): Promise<void> {
   if (!next || next === opened(ctx.infra, current)) return;
-  if (chosen) {
-    const holder = await openingEach(ctx.infra, kind, next);
-    if (holder && holder[kind.idField] !== id) throw conflict(TAKEN, FIELD);
-  }
   await mustBeFree(ctx, SCOPE, claimName(ctx.infra, kind, next), id, FIELD, refused);
 }
 
-/** Lets go of a removed service's token (one saved before the claims has nothing to let go). */
+/** Lets go of a removed service's token. */
 export async function releaseDeployToken(ctx: Context, kind: TokenKind, id: string, current: unknown): Promise<void> {
   const token = opened(ctx.infra, current);
   if (token) await release(ctx, SCOPE, claimName(ctx.infra, kind, token), id);

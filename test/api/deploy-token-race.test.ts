@@ -8,7 +8,7 @@ import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { fold } from '@berth/shared/domain/aggregate';
 import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
 import { execute } from '@berth/shared/runtime/execute';
-import { tokenClaimKey } from '../../command-api/src/deploy-token.ts';
+import { ALL_TOKENS_CLAIMED, tokenClaimKey } from '../../command-api/src/deploy-token.ts';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { times } from '../support/one-winner.ts';
 
@@ -110,20 +110,42 @@ describe('a deploy token taken at once by many services', () => {
     });
   }
 
-  it('a token saved before the claims (none in the log) is still its service\'s: others cannot choose it, pushes find it', async () => {
-    const kind = kinds[0];
-    const created = await berth.ok(kind.create, { name: 'legacy', projectId });
-    // As a token saved before this change: its claim taken back out of the log.
-    const key = tokenClaimKey(berth.berth.infrastructure, kind.aggregate, created.refreshToken);
-    await execute(berth.berth.infrastructure.eventStore, reservationAggregate, key, { type: 'Release', data: { key, owner: created[kind.id] } },
-      { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
-    const other = await service(kind);
-    await berth.refused(kind.update, { [kind.id]: other, refreshToken: created.refreshToken }, 409, 'refreshToken');
-    const pushed = await berth.app.inject({ method: 'POST', url: `/api/deploy/${created.refreshToken}`, payload: {} });
-    assert.notEqual(pushed.statusCode, 401, pushed.body);
-    // Replaced, it is free: nothing to let go, and another may choose it.
-    await berth.ok(kind.refresh, { [kind.id]: created[kind.id] });
-    await berth.ok(kind.update, { [kind.id]: other, refreshToken: created.refreshToken });
+  it('tokens saved before the claims are claimed when the API starts: pushes find their service by the claim, others cannot choose them, and an unknown token opens no record', async () => {
+    const first = await startBerth();
+    const { projectId: legacyProject } = await first.ok('project.create', { name: 'from before the claims' });
+    const legacy = await Promise.all(kinds.map((kind) => first.ok(kind.create, { name: 'legacy', projectId: legacyProject })));
+    // As a log from before the claims: each token's claim, and the word that all are claimed, taken back out.
+    const infra = first.berth.infrastructure;
+    const cause = { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() };
+    const unclaim = (key: string, owner: string) => execute(infra.eventStore, reservationAggregate, key, { type: 'Release', data: { key, owner } }, cause);
+    for (const [i, kind] of kinds.entries()) await unclaim(tokenClaimKey(infra, kind.aggregate, legacy[i].refreshToken), legacy[i][kind.id]);
+    await unclaim(ALL_TOKENS_CLAIMED, 'berth');
+    await first.stop({ keepData: true });
+
+    const second = await startBerth({ dataDir: first.dataDir });
+    try {
+      const { projectId: otherProject } = await second.ok('project.create', { name: 'after' });
+      for (const [i, kind] of kinds.entries()) {
+        const key = tokenClaimKey(second.berth.infrastructure, kind.aggregate, legacy[i].refreshToken);
+        const { events } = await second.berth.infrastructure.eventStore.readStream(`reservation-${key}`);
+        assert.equal(fold(reservationAggregate, events as never)?.owner, legacy[i][kind.id], `the ${kind.aggregate.name}'s token is claimed for it`);
+        const pushed = await second.app.inject({ method: 'POST', url: `/api/deploy/${kind.path}${legacy[i].refreshToken}`, payload: {} });
+        assert.notEqual(pushed.statusCode, 401, pushed.body);
+        const other = (await second.ok(kind.create, { name: 'other', projectId: otherProject }))[kind.id];
+        await second.refused(kind.update, { [kind.id]: other, refreshToken: legacy[i].refreshToken }, 409, 'refreshToken');
+      }
+      const secrets = second.berth.infrastructure.secrets;
+      const open = secrets.open.bind(secrets);
+      let opened = 0;
+      secrets.open = (sealed) => { opened++; return open(sealed); };
+      for (const kind of kinds) {
+        const unknown = await second.app.inject({ method: 'POST', url: `/api/deploy/${kind.path}${token('unknown')}`, payload: {} });
+        assert.equal(unknown.statusCode, 401, unknown.body);
+      }
+      assert.equal(opened, 0, 'an unknown token opened records');
+    } finally {
+      await second.stop();
+    }
   });
 
   it(`${RACERS} services of both kinds choosing one token at once: one of each kind wins (each kind has its own push route)`, async () => {

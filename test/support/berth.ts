@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { announceSetupToken } from '@berth/command-api/auth/setup-token';
+import { beforeAnswering } from '@berth/command-api/role';
 import { buildServer } from '@berth/command-api/server';
 import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { launch, type Berth } from '@berth/shared/runtime/launch';
@@ -59,7 +59,7 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
   const berth = await launch(config, options.clock);
   const app = buildServer(berth.infrastructure, { logger: false });
   await app.ready();
-  await announceSetupToken(berth.infrastructure, () => {});
+  await beforeAnswering(berth.infrastructure, () => {});
   if (GET_OPERATIONS.size === 0) {
     const { operations } = await import('@berth/shared/contract/index');
     for (const operation of operations) if (operation.method === 'GET') GET_OPERATIONS.add(operation.name);

@@ -68,7 +68,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
   };
   // Every claim is checked before the first is taken, so a refusal appends nothing.
   await mayMoveTo(ctx, current.projectId, input.projectId, applicationId);
-  await mayTakeToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken, true);
+  await mayTakeToken(ctx, applicationAggregate, applicationId, current.refreshToken, refreshToken);
   const renamed = await renaming(ctx, current.appName, input.appName, applicationId);
   // Read from the read models: a configuration saved at the same moment is not seen.
   if (renamed !== undefined) mustNotBeNamedInOthers(renamed, await otherServices(ctx, applicationId));

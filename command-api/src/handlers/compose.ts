@@ -127,7 +127,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   };
   // Every claim is checked before the first is taken, so a refusal appends nothing.
   await mayMoveTo(ctx, current.projectId, input.projectId, composeId);
-  await mayTakeToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, true);
+  await mayTakeToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken);
   const renamed = await renaming(ctx, current.appName, input.appName, composeId);
   return withDeployToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken, () =>
     withAppName(ctx, current.appName, renamed, composeId, () =>
