@@ -40,7 +40,10 @@ export class Context {
   /** Log position of the last event this request appended; the answer waits for projections to reach it. */
   position = 0;
   private at: string | undefined;
-  /** Streams read to change (readToChange), as read (or as this request's last command left them); made on first use, as most requests read none. */
+  /**
+   * Streams read to change (readToChange), as read or as this request's last command left them;
+   * made on first use, as most requests read none.
+   */
   private held: Map<string, FoldedState> | undefined;
 
   constructor(
@@ -117,8 +120,9 @@ export class Context {
 
   /**
    * A record this request changes with side effects decided from what it reads here (claims taken
-   * and let go): NOT_FOUND naming `field` when there is none, CONFLICT naming it when it is being removed. Every command this request then
-   * executes on it applies to it as read, or is refused (see executeAt).
+   * and let go): NOT_FOUND naming `field` when there is none, CONFLICT naming it when it is being
+   * removed. Every command this request then executes on it applies to it as read, or is refused
+   * (see executeAt).
    */
   async readToChange<A extends AnyAggregate>(aggregate: A, id: string, field: string): Promise<StateOf<A>> {
     // Read afresh: what this process holds may be behind another writer's, and would refuse this change for nothing.
