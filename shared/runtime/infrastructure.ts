@@ -6,7 +6,7 @@ import { databaseServicesOn, type DatabaseServicesOf } from '../databases/servic
 import { dockerStacks } from '../adapters/docker/stack.ts';
 import type { StackEngine } from '../ports/stack-engine.ts';
 import type { TaskExec } from '../ports/task-exec.ts';
-import { SecretBox } from '../crypto/secrets.ts';
+import type { SecretBox } from '../crypto/secrets.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import { dockerClient, dockerEngine } from '../adapters/docker/engine.ts';
@@ -21,7 +21,7 @@ import type { Leases } from '../ports/lease.ts';
 import type { Checkpoint } from '../ports/checkpoint.ts';
 import { fileCheckpoint } from '../adapters/file-checkpoint.ts';
 import { join } from 'node:path';
-import { deriveKey, loadInstanceKey } from './keys.ts';
+import { deriveKey, loadInstanceKey, secretBoxOf } from './keys.ts';
 import { verifyInstanceKey } from './key-check.ts';
 import { connectWithBackoff, openEventStore, openReadStore } from './stores.ts';
 
@@ -84,7 +84,7 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     relayCheckpoint: relayCheckpoint.get,
     eventStore,
     readStore,
-    secrets: new SecretBox(Buffer.from(deriveKey(instanceKey, 'secrets'))),
+    secrets: secretBoxOf(instanceKey),
     tokenKey: deriveKey(instanceKey, 'tokens'),
     clock,
     engine,

@@ -1,11 +1,13 @@
 // The instance key every process must share, checked against the log: the first process to open
 // a log writes a proof of its key there (an HMAC, which opens nothing), and every later one
 // compares, so a process with another key stops before it seals anything the others cannot open.
+// A log written before the check is given one only by a key that opens the secrets it holds.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import { WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
-import { deriveKey } from './keys.ts';
+import { isSealed, type Sealed } from '../crypto/secrets.ts';
+import { deriveKey, secretBoxOf } from './keys.ts';
 
 /** Where a log without a place of its own for the check keeps it: a stream of an aggregate no projection, reactor or webhook reads. */
 export const KEY_CHECK_STREAM = 'instancekey-check';
@@ -58,17 +60,54 @@ const inStream = (store: EventStore, clock: Clock): CheckRecord => ({
   },
 });
 
+/** The first sealed value anywhere in `value`, or null. */
+function sealedIn(value: unknown): Sealed | null {
+  if (isSealed(value)) return value;
+  if (value === null || typeof value !== 'object') return null;
+  for (const item of Object.values(value)) {
+    const found = sealedIn(item);
+    if (found) return found;
+  }
+  return null;
+}
+
+const LOG_PAGE = 1000;
+
+/**
+ * Whether this key opens the first secret a log written before the check sealed (true when it
+ * holds none): the check such a log is given must not be another key's.
+ */
+async function opensTheLog(store: EventStore, instanceKey: Buffer): Promise<boolean> {
+  for (let after = 0; ;) {
+    const page = await store.readAll(after, LOG_PAGE);
+    for (const event of page) {
+      const sealed = sealedIn(event.data);
+      if (!sealed) continue;
+      try {
+        secretBoxOf(instanceKey).open(sealed);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (page.length < LOG_PAGE) return true;
+    after = page.at(-1)!.position;
+  }
+}
+
 /**
  * Throws InstanceKeyMismatchError unless the log's check is this key's; a log without one (new,
- * or written before the check existed) is given this key's. Of two first processes, one writes
- * and the other compares with what it wrote.
+ * or written before the check existed) is given this key's, if the key opens the secrets it
+ * holds. Of two first processes, one writes and the other compares with what it wrote.
  */
 export async function verifyInstanceKey(store: EventStore, instanceKey: Buffer, clock: Clock): Promise<void> {
   const record: CheckRecord = keepsCheckBeside(store)
     ? { read: () => store.readKeyCheck(), writeOnce: (proof) => store.writeKeyCheckOnce(proof) }
     : inStream(store, clock);
   const mine = proofOf(instanceKey);
-  const theirs = await record.read() ?? (await record.writeOnce(mine) ? mine : await record.read());
+  const written = await record.read();
+  if (written === null && !(await opensTheLog(store, instanceKey))) throw new InstanceKeyMismatchError();
+  const theirs = written ?? (await record.writeOnce(mine) ? mine : await record.read());
   if (theirs === null || theirs.length !== mine.length || !timingSafeEqual(Buffer.from(theirs), Buffer.from(mine))) {
     throw new InstanceKeyMismatchError();
   }

@@ -13,6 +13,7 @@ import type { EventStore } from '@berth/shared/ports/event-store';
 import { configFrom } from '@berth/shared/runtime/config';
 import { openInfrastructure } from '@berth/shared/runtime/infrastructure';
 import { KEY_CHECK_STREAM } from '@berth/shared/runtime/key-check';
+import { secretBoxOf } from '@berth/shared/runtime/keys';
 import { EventStoreDbTestServer } from '../support/eventstoredb-server.ts';
 import { startRole, type RoleProcess } from '../support/role-process.ts';
 
@@ -85,6 +86,26 @@ describe('the instance key is checked against the log at start-up', () => {
     try {
       assert.notEqual(await store.readKeyCheck(), null, 'the first start wrote the check');
       assert.equal(await store.head(), 1, 'beside the events: the history and its positions are the events\' alone');
+    } finally {
+      await store.close();
+    }
+    await open({ BERTH_DATA_DIR: dataDir, BERTH_INSTANCE_KEY: instanceKey });
+    await assert.rejects(open({ BERTH_DATA_DIR: dataDir, BERTH_INSTANCE_KEY: key() }), /BERTH_INSTANCE_KEY/);
+  });
+
+  it('embedded: a log written before the check, holding a secret, is given no check by another key: that start is refused, the right key\'s is not', async () => {
+    const dataDir = folder();
+    const instanceKey = key();
+    const earlier = new SqliteEventStore(join(dataDir, 'events.db'));
+    await earlier.append(`registry-${newId()}`, [{
+      id: newId(), type: 'RegistryCreated', data: { password: secretBoxOf(Buffer.from(instanceKey, 'base64')).seal('hunter2') },
+      metadata: { actorId: null, correlationId: newId(), causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
+    }], 'no_stream');
+    await earlier.close();
+    await assert.rejects(open({ BERTH_DATA_DIR: dataDir, BERTH_INSTANCE_KEY: key() }), /BERTH_INSTANCE_KEY is not the key the event log was written with/);
+    const store = new SqliteEventStore(join(dataDir, 'events.db'));
+    try {
+      assert.equal(await store.readKeyCheck(), null, 'the refused start wrote no check');
     } finally {
       await store.close();
     }
