@@ -9,15 +9,17 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import { envMap } from '@berth/shared/domain/compose/values';
-import { templateById } from '@berth/shared/templates/catalogue';
+import { portVariables, templateById } from '@berth/shared/templates/catalogue';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, engine, eventually, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, engine, eventually, httpBody, runningTasks } from '../support/engine.ts';
 import {removeStacks } from '../support/stacks.ts';
 import { deploymentRecordsOf, ended } from '../support/deployments.ts';
 
 const TEMPLATES = ['whoami', 'nginx', 'adminer', 'umami'];
 /** The locally built image standing in for each image a template names: the PostgreSQL-like test image for postgres. */
 const standIn = (image: string) => (image.startsWith('postgres:') ? 'berth-test/dbgamma:current' : TEST_IMAGE);
+/** The port TEST_IMAGE serves on (test/support/engine.ts): a template publishing this container port answers through its stand-in. */
+const STAND_IN_PORT = 8080;
 
 describe('templates deployed for real', () => {
   let berth: TestBerth;
@@ -57,6 +59,19 @@ describe('templates deployed for real', () => {
         const replicas = 'Replicated' in service.Mode ? service.Mode.Replicated.Replicas : 1;
         assert.equal((await runningTasks(service.Name)).length, replicas, service.Name);
       }
+      // The web entry point is published on the node, on the free port deployTemplate chose, and held for the service.
+      const [portName] = portVariables(templateById(id)!);
+      assert.ok(portName, `${id} has no port variable`);
+      const port = Number(envMap(compose.env)[portName]);
+      const published = (await Promise.all(spec.services.map((service) => engine.inspectService(service.Name))))
+        .flatMap((info) => info?.spec.EndpointSpec?.Ports ?? []).filter((binding) => binding.PublishedPort === port);
+      assert.equal(published.length, 1, `${id} publishes ${port} once`);
+      assert.equal(published[0]!.PublishMode, 'host');
+      const reservation = await berth.berth.infrastructure.eventStore.readStream(`reservation-hostPort:${port}/tcp`);
+      assert.deepEqual(reservation.events.map((event) => event.type), ['NameReserved']);
+      if (published[0]!.TargetPort === STAND_IN_PORT) {
+        assert.ok(await eventually(`${id} to answer on the host port ${port}`, () => httpBody(port), 30_000));
+      }
       if (id === 'umami') {
         // The database took the template's generated password: a password login with it answers.
         const db = (await engine.listTasks(`${compose.appName}_db`)).find((task) => task.state === 'running')!;
@@ -76,6 +91,9 @@ describe('templates deployed for real', () => {
         for (const service of spec.services) if (await engine.inspectService(service.Name)) return false;
         return (await deploymentRecordsOf(berth, 'composeId', compose.composeId)).length === 0;
       }, 60_000);
+      // Its host port is free again for the next service.
+      const released = await berth.berth.infrastructure.eventStore.readStream(`reservation-hostPort:${port}/tcp`);
+      assert.equal(released.events.at(-1)?.type, 'NameReleased');
     });
   }
 });

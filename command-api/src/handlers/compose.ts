@@ -6,9 +6,10 @@ import { composeAggregate, type Compose, type ComposeCommand, type ComposeSource
 import { serviceNames } from '@berth/shared/domain/compose/compose-file';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
-import { badRequest, forbidden, notFound } from '@berth/shared/errors';
+import { badRequest, conflict, forbidden, notFound } from '@berth/shared/errors';
 import { projectNameFault } from '@berth/shared/domain/compose/project-name';
-import { generatedEnv, summaryOf, templateById, templates } from '@berth/shared/templates/catalogue';
+import { hostPort, reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import { generatedEnv, portVariables, randomTemplatePort, summaryOf, templateById, templates, TEMPLATE_PORTS } from '@berth/shared/templates/catalogue';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
@@ -76,13 +77,39 @@ async function createCompose(ctx: Context, input: {
     })), () => removeCompose(composeId, ctx));
 }
 
-/** A template as a new `raw` stack in the project, with fresh passwords and names in its env. */
+/** Random candidates tried per port before the request is refused: a few misses mean the range is nearly full. */
+const PORT_TRIES = 20;
+
+/**
+ * `count` distinct host ports for a template, each one no record holds in the log now. Not claimed:
+ * the first deploy claims what the file publishes (reactors/src/compose/host-ports.ts), and fails
+ * naming the port should another take it meanwhile.
+ */
+async function freeTemplatePorts(ctx: Context, count: number): Promise<number[]> {
+  const chosen: number[] = [];
+  while (chosen.length < count) {
+    let found: number | null = null;
+    for (let tries = 0; tries < PORT_TRIES && found === null; tries++) {
+      const port = randomTemplatePort();
+      const key = reservationKey('hostPort', hostPort(port));
+      if (!chosen.includes(port) && (await ctx.load(reservationAggregate, key)).state === null) found = port;
+    }
+    if (found === null) {
+      throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
+    }
+    chosen.push(found);
+  }
+  return chosen;
+}
+
+/** A template as a new `raw` stack in the project, with fresh passwords, names and free host ports in its env. */
 const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, ctx) => {
   const template = templateById(input.id);
   if (!template) throw notFound('id', 'Template');
+  const ports = await freeTemplatePorts(ctx, portVariables(template).length);
   return createCompose(ctx, {
     projectId: input.projectId, name: template.name, appName: template.id, description: template.description,
-    composeType: 'stack', composeFile: template.compose, env: generatedEnv(template),
+    composeType: 'stack', composeFile: template.compose, env: generatedEnv(template, () => ports.shift()!),
   });
 };
 
