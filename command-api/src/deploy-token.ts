@@ -8,6 +8,7 @@ import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { reservationAggregate, reservationKey, type Reservation } from '@berth/shared/domain/reservation/reservation';
 import { conflict, DomainError } from '@berth/shared/errors';
 import type { Doc } from '@berth/shared/ports/read-store';
+import { everyEvent } from '@berth/shared/ports/event-store';
 import { execute, load } from '@berth/shared/runtime/execute';
 import { claimEach, type RunReservation } from '@berth/shared/runtime/claims';
 import { newId } from '@berth/shared/ids';
@@ -62,11 +63,8 @@ const BERTH = 'berth';
 /** Each record of `kind` with the deploy token it holds now, folded from the log (the read models may be behind at start). */
 async function tokensInLog(infra: Infrastructure, kind: TokenKind & Pick<AnyAggregate, 'evolve'>): Promise<Map<string, string>> {
   const states = new Map<string, unknown>();
-  for (let after = 0; ;) {
-    const page = await infra.eventStore.readFiltered({ aggregate: kind.name }, after, LOG_PAGE);
-    for (const event of page) states.set(event.stream, kind.evolve(states.get(event.stream) as object | null ?? null, event));
-    if (page.length < LOG_PAGE) break;
-    after = page.at(-1)!.position;
+  for await (const event of everyEvent((after, limit) => infra.eventStore.readFiltered({ aggregate: kind.name }, after, limit))) {
+    states.set(event.stream, kind.evolve(states.get(event.stream) as object | null ?? null, event));
   }
   const tokens = new Map<string, string>();
   for (const state of states.values()) {
@@ -76,7 +74,6 @@ async function tokensInLog(infra: Infrastructure, kind: TokenKind & Pick<AnyAggr
   }
   return tokens;
 }
-const LOG_PAGE = 1000;
 
 /**
  * Claims the deploy token of every record saved before the claims (once in a log's life, before the

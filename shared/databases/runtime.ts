@@ -5,7 +5,7 @@ import type { Database } from '../domain/database/database.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
 import { dataVolumeOf, databaseMark, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
-import type { ServiceSpec } from '../ports/container-engine.ts';
+import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
 import { DEPLOYMENT_LABEL } from '../domain/deployment/record.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
@@ -102,12 +102,15 @@ async function undo(infra: Infra, engine: Engine, database: Database, before: Se
   log(`${appName} accepts connections again`);
 }
 
-/** Removes a removed database's data volume, once its last container let go of it (bounded). */
-export async function removeDataVolume(infra: Infra, appName: string): Promise<void> {
+/**
+ * Removes a removed database's data volume through `engine` (one that acts only on the database's
+ * own objects), once its last container let go of it (bounded).
+ */
+export async function removeDataVolume(engine: Pick<ContainerEngine, 'removeVolume'>, appName: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      await infra.stacks.removeVolume(dataVolumeOf(appName));
+      await engine.removeVolume(dataVolumeOf(appName));
       return;
     } catch (error) {
       // In use while the service's last task shuts down (it has a grace period to flush).

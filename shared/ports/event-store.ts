@@ -52,3 +52,15 @@ export interface EventStore {
 export async function countAfter(store: EventStore, position: number, cap: number): Promise<number> {
   return (await store.readAll(position, cap)).length;
 }
+
+/** Every event `read` answers from the start of the log on, a page at a time (a reader of readAll's or readFiltered's shape). */
+export async function* everyEvent(
+  read: (after: number, limit: number) => Promise<readonly RecordedEvent[]>, page = 1000,
+): AsyncGenerator<RecordedEvent> {
+  for (let after = 0; ;) {
+    const events = await read(after, page);
+    yield* events;
+    if (events.length < page) return;
+    after = events.at(-1)!.position;
+  }
+}

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Clock } from '../ports/clock.ts';
-import { WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
+import { everyEvent, WrongExpectedVersionError, type EventStore } from '../ports/event-store.ts';
 import { isSealed, type Sealed } from '../crypto/secrets.ts';
 import { deriveKey, secretBoxOf } from './keys.ts';
 
@@ -71,28 +71,22 @@ function sealedIn(value: unknown): Sealed | null {
   return null;
 }
 
-const LOG_PAGE = 1000;
-
 /**
  * Whether this key opens the first secret a log written before the check sealed (true when it
  * holds none): the check such a log is given must not be another key's.
  */
 async function opensTheLog(store: EventStore, instanceKey: Buffer): Promise<boolean> {
-  for (let after = 0; ;) {
-    const page = await store.readAll(after, LOG_PAGE);
-    for (const event of page) {
-      const sealed = sealedIn(event.data);
-      if (!sealed) continue;
-      try {
-        secretBoxOf(instanceKey).open(sealed);
-        return true;
-      } catch {
-        return false;
-      }
+  for await (const event of everyEvent((after, limit) => store.readAll(after, limit))) {
+    const sealed = sealedIn(event.data);
+    if (!sealed) continue;
+    try {
+      secretBoxOf(instanceKey).open(sealed);
+      return true;
+    } catch {
+      return false;
     }
-    if (page.length < LOG_PAGE) return true;
-    after = page.at(-1)!.position;
   }
+  return true;
 }
 
 /**

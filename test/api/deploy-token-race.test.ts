@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
-import { fold } from '@berth/shared/domain/aggregate';
+import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
-import { execute } from '@berth/shared/runtime/execute';
 import { ALL_TOKENS_CLAIMED, tokenClaimKey } from '../../command-api/src/deploy-token.ts';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { times } from '../support/one-winner.ts';
+import { executeInLog } from '../support/log.ts';
 
 const RACERS = 50;
 const kinds = [
@@ -116,8 +116,8 @@ describe('a deploy token taken at once by many services', () => {
     const legacy = await Promise.all(kinds.map((kind) => first.ok(kind.create, { name: 'legacy', projectId: legacyProject })));
     // As a log from before the claims: each token's claim, and the word that all are claimed, taken back out.
     const infra = first.berth.infrastructure;
-    const cause = { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() };
-    const unclaim = (key: string, owner: string) => execute(infra.eventStore, reservationAggregate, key, { type: 'Release', data: { key, owner } }, cause);
+    const unclaim = (key: string, owner: string) =>
+      executeInLog(first, reservationAggregate as unknown as AnyAggregate, key, { type: 'Release', data: { key, owner } });
     for (const [i, kind] of kinds.entries()) await unclaim(tokenClaimKey(infra, kind.aggregate, legacy[i].refreshToken), legacy[i][kind.id]);
     await unclaim(ALL_TOKENS_CLAIMED, 'berth');
     await first.stop({ keepData: true });

@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ENGINES } from '@berth/shared/contract/databases';
-import { fold } from '@berth/shared/domain/aggregate';
-import { usageAggregate, usageKey } from '@berth/shared/domain/usage/usage';
 import { startBerth, type Answer, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
+import { usageOf } from '../support/log.ts';
 
 const ROUNDS = 20;
 
@@ -30,13 +29,6 @@ describe('a project removed while its services move out', () => {
   let nextPort = 30000 + Math.floor(Math.random() * 20000);
   before(async () => { berth = await startBerth(); });
   after(() => berth.stop());
-
-  /** Who the log counts among a project's users, and whether it is retired. */
-  async function usageOf(projectId: string) {
-    const { events } = await berth.berth.infrastructure.eventStore.readStream(`usage-${usageKey('project', projectId)}`);
-    const state = fold(usageAggregate, events as never);
-    return { users: [...state?.users ?? []].sort(), retired: state?.retired ?? false };
-  }
 
   it('leaves every service that moved whole in its new project, and takes every other one', async (t) => {
     const outcomes = { moved: 0, removed: 0 };
@@ -84,8 +76,8 @@ describe('a project removed while its services move out', () => {
       const ids = KINDS.flatMap((kind) => (listed[kind.name === 'application' ? 'applications' : kind.name] as Record<string, string>[]).map((doc) => doc[kind.id]!));
       if (ids.sort().join() !== movedIds.sort().join()) problems.push(`round ${round}: ${kept} lists ${ids.join()}, moved were ${movedIds.join()}`);
       // Each move let go of the removed project and is counted by the one it moved to.
-      assert.deepEqual(await usageOf(doomed), { users: [], retired: true }, `round ${round}`);
-      assert.deepEqual(await usageOf(kept), { users: movedIds, retired: false }, `round ${round}`);
+      assert.deepEqual(await usageOf(berth, 'project', doomed), { users: [], retired: true }, `round ${round}`);
+      assert.deepEqual(await usageOf(berth, 'project', kept), { users: movedIds, retired: false }, `round ${round}`);
       if (problems.length > known) failedRounds++;
     }
     assert.deepEqual(problems, [], `${failedRounds} of ${ROUNDS} rounds went wrong`);

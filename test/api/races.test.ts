@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fold } from '@berth/shared/domain/aggregate';
 import { reservationAggregate } from '@berth/shared/domain/reservation/reservation';
-import { usageAggregate, usageKey } from '@berth/shared/domain/usage/usage';
-import { execute } from '@berth/shared/runtime/execute';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { oneWinner, times } from '../support/one-winner.ts';
+import { forgetUse, usageOf } from '../support/log.ts';
 
 const RACERS = 50;
 
@@ -179,16 +178,6 @@ describe('races on the rules the log decides', () => {
   }
 
   /** The users the log counts for a usage key, and whether it is retired. */
-  async function usageOf(key: string) {
-    const { events } = await berth.berth.infrastructure.eventStore.readStream(`usage-${key}`);
-    const state = fold(usageAggregate, events as never);
-    return { users: state?.users ?? [], retired: state?.retired ?? false };
-  }
-
-  /** As a record created before uses were recorded: its use taken back out of the log. */
-  const forgetUse = (key: string, user: string) => execute(berth.berth.infrastructure.eventStore, usageAggregate, key,
-    { type: 'StopUsing', data: { key, user } }, { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
-
   /** A refused creation in a parent already gone: 404 naming the parent's id field. */
   const refusedForItsParent = (answer: { status: number; body: { issues?: Array<{ path?: string }> } }, field: string) => {
     assert.equal(answer.status, 404, JSON.stringify(answer.body));
@@ -206,7 +195,7 @@ describe('races on the rules the log decides', () => {
       const { projectId: doomed } = await berth.ok('project.create', { name: `doomed-${round}` });
       // One service created before (and its use forgotten, as one created before uses were recorded).
       const legacy = await berth.ok('application.create', { name: 'legacy', projectId: doomed });
-      await forgetUse(usageKey('project', doomed), legacy.applicationId);
+      await forgetUse(berth, 'project', doomed, legacy.applicationId);
       const creates = kinds.flatMap((kind) => Array.from({ length: kind.count }, (_, i) => ({ kind, input: { name: `s${i}`, projectId: doomed, ...kind.input } })));
       const [removed, ...created] = await Promise.all([
         (async () => { await new Promise((resolve) => setTimeout(resolve, round)); return berth.call('project.remove', { projectId: doomed }); })(),
@@ -230,7 +219,7 @@ describe('races on the rules the log decides', () => {
         assert.equal((await berth.call(kind.one, { [kind.id]: id })).status, 404, `${kind.create} ${id} outlived its project`);
         assert.equal(await holderOf(`appName:${answer.body.appName}`), null, `${kind.create} ${id} still holds its appName`);
       }
-      assert.deepEqual(await usageOf(usageKey('project', doomed)), { users: [], retired: true });
+      assert.deepEqual(await usageOf(berth, 'project', doomed), { users: [], retired: true });
     }
     assert.ok(removals > 0, 'no removal got through');
   });
@@ -275,7 +264,7 @@ describe('races on the rules the log decides', () => {
     for (let round = 0; round < 5; round++) {
       const applicationId = await application();
       const legacy = await berth.ok('port.create', { applicationId, publishedPort: nextPort + RACERS, targetPort: 80 });
-      await forgetUse(usageKey('application', applicationId), legacy.portId);
+      await forgetUse(berth, 'application', applicationId, legacy.portId);
       const creates = kinds.flatMap((kind) => Array.from({ length: kind.count }, (_, i) => ({ kind, input: { applicationId, ...kind.input(i) } })));
       const [deleted, ...created] = await Promise.all([
         (async () => { await new Promise((resolve) => setTimeout(resolve, round)); return berth.call('application.delete', { applicationId }); })(),
@@ -299,7 +288,7 @@ describe('races on the rules the log decides', () => {
         if ('publishedPort' in input) assert.equal(await holderOf(`hostPort:${input.publishedPort}/tcp`), null, `port ${input.publishedPort} still held`);
         if ('username' in input) assert.equal(await holderOf(`basicAuth:${applicationId}/${input.username}`), null);
       }
-      assert.deepEqual(await usageOf(usageKey('application', applicationId)), { users: [], retired: true });
+      assert.deepEqual(await usageOf(berth, 'application', applicationId), { users: [], retired: true });
       nextPort += RACERS + 1;
     }
     assert.ok(deletions > 0, 'no deletion got through');

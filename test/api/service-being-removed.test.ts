@@ -7,11 +7,9 @@ import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
-import type { DomainEvent } from '@berth/shared/events/event';
-import { execute } from '@berth/shared/runtime/execute';
-import { processStateCache } from '@berth/shared/runtime/state-cache';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
+import { executeInLog } from '../support/log.ts';
 
 describe('a service being removed', () => {
   let berth: TestBerth;
@@ -25,10 +23,8 @@ describe('a service being removed', () => {
   after(() => berth.stop());
 
   /** Begins the removal as a removal that stopped part-way left it. */
-  const beginRemoval = (aggregate: AnyAggregate, id: string) => execute(berth.berth.infrastructure.eventStore, aggregate, id,
-    { type: 'BeginRemoval', data: { [aggregate.idField]: id } } as DomainEvent,
-    { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() },
-    processStateCache(berth.berth.infrastructure));
+  const beginRemoval = (aggregate: AnyAggregate, id: string) =>
+    executeInLog(berth, aggregate, id, { type: 'BeginRemoval', data: { [aggregate.idField]: id } });
 
   async function refusedAppendingNothing(operation: string, input: Record<string, unknown>, idField: string) {
     const head = await berth.head();

@@ -4,12 +4,10 @@
 // gone is refused, 404 naming the database's id field, and appends nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fold } from '@berth/shared/domain/aggregate';
-import { usageAggregate, usageKey } from '@berth/shared/domain/usage/usage';
-import { execute } from '@berth/shared/runtime/execute';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import type { RaceAnswer } from '../support/one-winner.ts';
+import { forgetUse, usageOf } from '../support/log.ts';
 
 const RACERS = 30;
 const ROUNDS = 5;
@@ -44,19 +42,6 @@ describe('a database removed while backups of it are created', () => {
   }
 
   /** The users the log counts for a database, and whether it is retired. */
-  async function usageOf(dbgammaId: string) {
-    const { events } = await berth.berth.infrastructure.eventStore.readStream(`usage-${usageKey('database', dbgammaId)}`);
-    const state = fold(usageAggregate, events as never);
-    return { users: state?.users ?? [], retired: state?.retired ?? false };
-  }
-
-  /** As a backup stored before uses were recorded: its use taken back out of the log. */
-  const forgetUse = (dbgammaId: string, backupId: string) => {
-    const key = usageKey('database', dbgammaId);
-    return execute(berth.berth.infrastructure.eventStore, usageAggregate, key,
-      { type: 'StopUsing', data: { key, user: backupId } }, { actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
-  };
-
   it(`takes every backup created with it (${RACERS} at once): none outlives it, and its destination can be removed after`, async () => {
     let removals = 0;
     const outlived: string[] = [];
@@ -64,7 +49,7 @@ describe('a database removed while backups of it are created', () => {
       const dbgammaId = await database();
       const destinationId = await destination();
       const legacy = await berth.ok('backup.create', backupOf(dbgammaId, destinationId, 'legacy'));
-      await forgetUse(dbgammaId, legacy.backupId);
+      await forgetUse(berth, 'database', dbgammaId, legacy.backupId);
       const [removed, ...created] = await Promise.all([
         (async () => { await new Promise((resolve) => setTimeout(resolve, round)); return berth.call('dbgamma.remove', { dbgammaId }); })(),
         ...Array.from({ length: RACERS }, (_, i) => berth.call('backup.create', backupOf(dbgammaId, destinationId, `p${i}`)) as Promise<Answer>),
@@ -86,7 +71,7 @@ describe('a database removed while backups of it are created', () => {
       }
       outlived.push(...(await listedFor(dbgammaId)).map((doc) => String(doc.backupId)).filter((id) => !outlived.includes(id)));
       if (outlived.length > 0) continue;
-      assert.deepEqual(await usageOf(dbgammaId), { users: [], retired: true });
+      assert.deepEqual(await usageOf(berth, 'database', dbgammaId), { users: [], retired: true });
       await berth.ok('destination.remove', { destinationId });
     }
     assert.deepEqual(outlived, [], `${outlived.length} backup(s) outlived their database`);

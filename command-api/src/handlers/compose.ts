@@ -8,13 +8,12 @@ import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
 import { badRequest, conflict, forbidden, notFound } from '@berth/shared/errors';
 import { projectNameFault } from '@berth/shared/domain/compose/project-name';
-import { hostPort, reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { generatedEnv, portVariables, randomTemplatePort, summaryOf, templateById, templates, TEMPLATE_PORTS } from '@berth/shared/templates/catalogue';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
 import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
-import { release, withClaim } from './reservations.ts';
+import { holderOf, hostPort, release, withClaim } from './reservations.ts';
 import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
@@ -77,7 +76,7 @@ async function createCompose(ctx: Context, input: {
     })), () => removeCompose(composeId, ctx));
 }
 
-/** Random candidates tried per port before the request is refused: a few misses mean the range is nearly full. */
+/** Random candidates tried in a row before the request is refused: so many misses mean the range is nearly full. */
 const PORT_TRIES = 20;
 
 /**
@@ -87,17 +86,14 @@ const PORT_TRIES = 20;
  */
 async function freeTemplatePorts(ctx: Context, count: number): Promise<number[]> {
   const chosen: number[] = [];
-  while (chosen.length < count) {
-    let found: number | null = null;
-    for (let tries = 0; tries < PORT_TRIES && found === null; tries++) {
-      const port = randomTemplatePort();
-      const key = reservationKey('hostPort', hostPort(port));
-      if (!chosen.includes(port) && (await ctx.load(reservationAggregate, key)).state === null) found = port;
-    }
-    if (found === null) {
+  for (let misses = 0; chosen.length < count;) {
+    const port = randomTemplatePort();
+    if (!chosen.includes(port) && (await holderOf(ctx, 'hostPort', hostPort(port))) === null) {
+      chosen.push(port);
+      misses = 0;
+    } else if (++misses === PORT_TRIES) {
       throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
     }
-    chosen.push(found);
   }
   return chosen;
 }

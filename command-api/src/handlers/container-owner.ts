@@ -1,19 +1,16 @@
 // Whose a container is, for the live views: a container found by an appName's labels or name is
 // shown as that service's only when it carries the mark Berth put on it for that service (an
 // operator's swarm service, stack or compose project may carry the same name).
-import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { PROJECT_LABEL, composeProjectName, isProjectOf, sourcesDirOf } from '@berth/shared/domain/compose/project-name';
 import { SERVICE_LABEL } from '@berth/shared/ports/container-engine';
 import { LEGACY_DATABASE_LABEL, isMarkedForId, markIn } from '@berth/shared/domain/ownership';
 import type { Context } from '../context.ts';
+import { holderOf } from './reservations.ts';
 
 type Labels = Readonly<Record<string, string>> | null | undefined;
 
 /** The id of the Berth service named `appName`, or null when no service of Berth's has that name. */
-export async function serviceIdOf(ctx: Context, appName: string): Promise<string | null> {
-  const { state } = await ctx.load(reservationAggregate, reservationKey('appName', appName));
-  return state?.owner ?? null;
-}
+export const serviceIdOf = (ctx: Context, appName: string): Promise<string | null> => holderOf(ctx, 'appName', appName);
 
 /**
  * Whether a container with `labels` is the service's (`appName`, id `serviceId`): it carries the

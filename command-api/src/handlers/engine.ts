@@ -2,7 +2,6 @@
 // stored. An engine refusal answers in the spec's error shape, naming the field it concerns.
 import type { contract } from '@berth/shared/contract/index';
 import { badRequest, conflict, notFound } from '@berth/shared/errors';
-import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { NAMESPACE_LABEL } from '@berth/shared/domain/compose/stack-spec';
 import { PROJECT_LABEL, composeProjectName } from '@berth/shared/domain/compose/project-name';
 import { EngineError, SERVICE_LABEL, type ContainerStats, type ContainerSummary } from '@berth/shared/ports/container-engine';
@@ -140,7 +139,7 @@ export async function appMonitoring(appName: string, ctx: Context) {
   // Whose containers these are is decided as getContainersByAppLabel decides it: a stack's and a compose project's too.
   const listed = await labelledFor(ctx, appName);
   // A service of Berth's not running now measures zero; a name nothing carries is a mistake to say.
-  if (listed.length === 0 && (await ctx.load(reservationAggregate, reservationKey('appName', appName))).state === null) {
+  if (listed.length === 0 && (await serviceIdOf(ctx, appName)) === null) {
     throw notFound('appName', `Service ${appName}`);
   }
   const running = listed.filter((candidate) => candidate.state === 'running');

@@ -21,6 +21,11 @@ const inContext = (ctx: Context): RunReservation => (aggregate, key, command) =>
 export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> =>
   claimEach(inContext(ctx), scope, [name], owner, field, refused);
 
+/** Who holds `name` in the log now; null when nobody does. */
+export async function holderOf(ctx: Context, scope: Scope, name: string): Promise<string | null> {
+  return (await ctx.load(reservationAggregate, reservationKey(scope, name))).state?.owner ?? null;
+}
+
 /**
  * Refuses now, appending nothing, what claiming `name` for `owner` would refuse: an update checks
  * every claim it makes before it takes the first (the claim itself still decides a race).

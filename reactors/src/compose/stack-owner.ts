@@ -29,38 +29,33 @@ export interface StackServices {
   /** This compose's, made before the marks. */
   readonly unmarked: readonly string[];
   readonly foreign: readonly string[];
+  /** The networks (ids, or names) this compose's services are attached to. */
+  readonly attached: ReadonlySet<string>;
 }
 
 /** The services of the namespace `compose.appName`, and of `names` too (a service named so outside it is no less in the way). */
 export async function stackServices(deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[] = []): Promise<StackServices> {
-  const found = { own: [] as string[], unmarked: [] as string[], foreign: [] as string[] };
+  const found = { own: [] as string[], unmarked: [] as string[], foreign: [] as string[], attached: new Set<string>() };
   for (const name of new Set([...await deps.stacks.services(compose.appName), ...names])) {
     const info = await deps.engine.inspectService(name);
     if (!info) continue;
     const owner = await ownerOf(deps, compose, info);
-    if (owner !== 'foreign') found.own.push(name);
+    if (owner === 'foreign') {
+      found.foreign.push(name);
+      continue;
+    }
+    found.own.push(name);
     if (owner === 'unmarked') found.unmarked.push(name);
-    if (owner === 'foreign') found.foreign.push(name);
+    for (const { Target } of (info.spec.TaskTemplate.Networks ?? []) as Array<{ Target?: string }>) if (Target) found.attached.add(Target);
   }
   return found;
-}
-
-/** The networks (ids and names) the services are attached to. */
-async function attached(deps: ComposeDeps, services: readonly string[]): Promise<Set<string>> {
-  const targets = new Set<string>();
-  for (const name of services) {
-    const networks = ((await deps.engine.inspectService(name))?.spec.TaskTemplate.Networks ?? []) as Array<{ Target?: string }>;
-    for (const { Target } of networks) if (Target) targets.add(Target);
-  }
-  return targets;
 }
 
 /**
  * The first of the stack's networks the engine holds that is not this compose's: one without its
  * mark is its only when made before the marks, which its own services' being attached to it shows.
  */
-async function foreignNetwork(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, networks: readonly string[], own: readonly string[]): Promise<string | null> {
-  const inUse = await attached(deps, own);
+async function foreignNetwork(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, networks: readonly string[], inUse: ReadonlySet<string>): Promise<string | null> {
   for (const name of networks) {
     const found = await deps.stacks.network(name);
     if (found && !isOwnedObject(found.labels, composeMark(compose), inUse.has(found.id) || inUse.has(name))) return name;
@@ -76,9 +71,9 @@ async function foreignNetwork(deps: ComposeDeps, compose: Pick<Compose, 'compose
 export async function claimStack(
   deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void, networks: readonly string[] = [],
 ): Promise<void> {
-  const { foreign, unmarked, own } = await stackServices(deps, compose, names);
+  const { foreign, unmarked, attached } = await stackServices(deps, compose, names);
   if (foreign.length > 0) throw new DeploymentFailure(foreignObjectReason('stack', compose.appName));
-  const network = await foreignNetwork(deps, compose, networks, own);
+  const network = await foreignNetwork(deps, compose, networks, attached);
   if (network !== null) throw new DeploymentFailure(foreignObjectReason('network', network));
   const mark = composeMark(compose);
   for (const name of unmarked) {

@@ -20,8 +20,7 @@ import { ownedServices } from '@berth/shared/runtime/owned-services';
  * a first deploy before the marks mounted, and a volume's data cannot come back.
  */
 async function removeOwnDataVolume(infra: Infrastructure, engine: Engine, database: Database): Promise<void> {
-  const owned = ownedServices(infra.engine, databaseMark(engine, database));
-  await removeDataVolume({ ...infra, stacks: { ...infra.stacks, removeVolume: owned.removeVolume } }, database.appName);
+  await removeDataVolume(ownedServices(infra.engine, databaseMark(engine, database)), database.appName);
   const kept = dataVolumeOf(database.appName);
   if ((await infra.engine.volumeLabels(kept)) !== null) {
     console.warn(`database ${database.appName} removed; its volume ${kept} was kept: it does not carry the database's mark (made before Berth marked volumes, or not Berth's)`);
