@@ -9,6 +9,7 @@ import { buildServer } from '@berth/command-api/server';
 import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { launch, type Berth } from '@berth/shared/runtime/launch';
 import type { Clock } from '@berth/shared/ports/clock';
+import { newId } from '@berth/shared/ids';
 
 export interface Answer<T = any> {
   readonly status: number;
@@ -30,7 +31,7 @@ export interface TestBerth {
   ok<T = any>(operation: string, input?: Record<string, unknown>): Promise<T>;
   /**
    * Calls and expects a refusal: answered `status`, its issues naming exactly `field` (when given),
-   * and nothing appended to the log. Answers the body.
+   * and nothing appended to the log by it (the reactors may append meanwhile). Answers the body.
    */
   refused<T = any>(operation: string, input: Record<string, unknown>, status: number, field?: string): Promise<T>;
   head(): Promise<number>;
@@ -65,8 +66,11 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
     for (const operation of operations) if (operation.method === 'GET') GET_OPERATIONS.add(operation.name);
   }
 
-  const request = async (operation: string, input: Record<string, unknown> = {}, token: string | null = null): Promise<Answer> => {
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const request = async (operation: string, input: Record<string, unknown> = {}, token: string | null = null, correlationId?: string): Promise<Answer> => {
+    const headers: Record<string, string> = {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(correlationId && { 'x-correlation-id': correlationId }),
+    };
     const url = `/api/${operation}`;
     const response = GET_OPERATIONS.has(operation)
       ? await app.inject({ method: 'GET', url, query: input as Record<string, string>, headers })
@@ -102,11 +106,15 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
       return answer.body;
     },
     async refused(operation, input, status, field) {
+      // What the request appended carries its correlation id; the reactors may append meanwhile.
+      const correlationId = newId();
       const head = await berth.infrastructure.eventStore.head();
-      const answer = await request(operation, input, token);
+      const answer = await request(operation, input, token, correlationId);
       assert.equal(answer.status, status, `${operation}: ${JSON.stringify(answer.body)}`);
       if (field) assert.deepEqual(pathsOf(answer.body), [field]);
-      assert.equal(await berth.infrastructure.eventStore.head(), head);
+      const appended = (await berth.infrastructure.eventStore.readAll(head, 100_000))
+        .filter((event) => event.metadata.correlationId === correlationId);
+      assert.deepEqual(appended.map((event) => event.type), [], `${operation} appended while refused`);
       return answer.body;
     },
     head: () => berth.infrastructure.eventStore.head(),
