@@ -48,6 +48,8 @@ describe('push to deploy', () => {
     }, 90_000);
     assert.equal(done.status, 'done', (await berth.ok('deployment.logs', { deploymentId: deployment.deploymentId })).log);
     assert.equal(done.revision, pushed);
+    // The application's status follows the deployment's end a moment after it: the next test counts the log's events.
+    await eventually('the application to be done', async () => (await berth.ok('application.one', { applicationId })).applicationStatus === 'done');
   });
 
   it('queues nothing for a wrong token, another branch, a payload without ref, or autoDeploy off', async () => {
