@@ -1,6 +1,6 @@
 // Issue tests 3 and 9 on the real engine: deploys of one service run one after another in order,
 // two services overlap, cleanQueues cancels the queued ones, deployment.cancel stops a real build
-// (the service keeps serving its previous version), and `deployment.logs?follow=true` streams a
+// (the service keeps serving its previous version), a stop cancels the deploys asked before it, and `deployment.logs?follow=true` streams a
 // real build's lines while it runs. Builds are made slow with `RUN sleep` steps unique to the run
 // (so the engine's build cache cannot skip them).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, eventually, httpBody, removeDeployed } from '../support/engine.ts';
+import { TEST_IMAGE, eventually, httpBody, removeDeployed, runningTasks } from '../support/engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 
@@ -78,6 +78,29 @@ describe('the deployment queue on the real engine', () => {
     assert.equal(await httpBody(port), 'version 1\n');
     const status = await berth.call('deployment.cancel', { deploymentId: running });
     assert.equal(status.status, 409);
+  });
+
+  it('stop cancels the deploys asked before it, its running build stopped, and the service stays stopped; a deploy asked after it runs', async () => {
+    const port = await freePort();
+    const applicationId = await app('stopped', port);
+    const { appName } = await berth.ok('application.one', { applicationId });
+    assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
+    await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
+    await berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
+    const [running, queued] = [await deploy(applicationId), await deploy(applicationId)];
+    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+
+    const asked = Date.now();
+    assert.equal((await berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
+    assert.ok(Date.now() - asked < 30_000, 'the stop waited for the build to end');
+    assert.deepEqual([(await record(running)).status, (await record(queued)).status], ['cancelled', 'cancelled']);
+    assert.ok(!/tick 60/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
+    assert.deepEqual(await runningTasks(appName), []);
+    assert.equal((await berth.ok('application.one', { applicationId })).applicationStatus, 'idle');
+
+    await berth.ok('application.update', { applicationId, containerfile: GOOD_CONTAINERFILE });
+    assert.equal((await until(await deploy(applicationId), ['done', 'error', 'cancelled'])).status, 'done');
+    await eventually('version 1 served again', async () => (await httpBody(port)) === 'version 1\n');
   });
 
   it('follows a real build\'s log as server-sent events while it runs, ending when the deployment ends', async () => {

@@ -34,8 +34,9 @@ export function databaseRuntime(engine: Engine) {
       const moved = events.findIndex((event) => event.position > ended.position && event.type.endsWith('StatusChanged'));
       const database = fold(anyAggregate, moved === -1 ? events : events.slice(0, moved + 1)) as Database | null;
       last = database;
-      // Not moved when it had that status already: the decider appends nothing then.
-      if (moved === -1 && database && database.applicationStatus !== expected) return null;
+      // Still as the deployment's start left it, while the end would move it. Settled otherwise: moved
+      // (by the end, or by a stop meanwhile, which the end then leaves), or it had that status already.
+      if (moved === -1 && database?.applicationStatus === 'running' && expected !== 'running') return null;
       if (moved !== -1) ctx.position = Math.max(ctx.position, events[moved]!.position);
       return { database };
     });

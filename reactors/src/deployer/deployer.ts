@@ -8,7 +8,7 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Application } from '@berth/shared/domain/application/record';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import type { Status } from '@berth/shared/contract/schema';
-import { statusAfterDeployment, type DeploymentStep } from '@berth/shared/domain/application/status';
+import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Engine } from '@berth/shared/contract/databases';
 import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
@@ -88,16 +88,11 @@ export class Deployer {
     const data = { deploymentId, step, statusBefore };
     if (applicationId) await this.deps.report(applicationAggregate, applicationId, { type: 'FollowDeployment', data: { ...data, applicationId } }, cause);
     else if (composeId) await this.deps.report(composeAggregate, composeId, { type: 'FollowDeployment', data: { ...data, composeId } }, cause);
-    else if (databaseId && databaseType) await this.followDatabase(databaseType, databaseId, statusAfterDeployment(step, statusBefore), cause);
-  }
-
-  /** A database's status follows its deployment's steps, unless it was removed meanwhile. */
-  private async followDatabase(engine: Engine, databaseId: string, applicationStatus: Status, cause: RecordedEvent | null): Promise<void> {
-    const aggregate = databaseAggregates[engine];
-    if ((await load(this.deps.eventStore, aggregate, databaseId)).state === null) return;
-    await this.deps.report(aggregate, databaseId, {
-      type: 'ChangeDatabaseStatus', data: { [idFieldOf(engine)]: databaseId, applicationStatus },
-    }, cause);
+    else if (databaseId && databaseType) {
+      await this.deps.report(databaseAggregates[databaseType], databaseId, {
+        type: 'FollowDeployment', data: { [idFieldOf(databaseType)]: databaseId, step, statusBefore },
+      }, cause);
+    }
   }
 
   private async serviceOf(deployment: Deployment, cause: RecordedEvent | null): Promise<DeployedService | null> {

@@ -1,9 +1,12 @@
-// The reactor over a kind of service's events (applications, compose services): the actions the
-// API waits for (start, stop, reload) done on the engine and answered with an outcome event; and a
-// deleted service's runtime parts removed (its queued deployments cancelled, a running one stopped
-// first, its deployment records and logs pruned).
+// The reactor over a kind of service's events (applications, compose services, databases): the
+// actions the API waits for (start, stop, reload) done on the engine and answered with an outcome
+// event; and a deleted service's runtime parts removed (its deployment records and logs pruned).
+// A stop and a removal first cancel the deployments asked before them, a running one stopped:
+// it would otherwise bring the service back up when it ends.
 import type { Action } from '@berth/shared/domain/application/status';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
+import { streamName } from '@berth/shared/events/event';
+import { load } from '@berth/shared/runtime/execute';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
@@ -26,6 +29,9 @@ type Request = { action: Action; requestId: string } & Record<string, unknown>;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 
+/** How long a stop or removal waits for a cancelled deployment to end before it goes on anyway. */
+const CANCELLED_END_WAIT_MS = 60_000;
+
 export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: ServiceKind, actions: RuntimeActions<R>): Reactor {
   const { eventStore, report } = deps;
   const { aggregate } = kind;
@@ -38,12 +44,39 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     return { events, record: fold(aggregate, events.filter((e) => e.position < before)) as R | null };
   }
 
+  const ended = async (deploymentId: string) =>
+    FINISHED.has(((await load(eventStore, deploymentAggregate, deploymentId)).state as Deployment | null)?.status ?? 'done');
+
+  /**
+   * Cancels the service's deployments asked before `event` that have not ended, and waits (bounded)
+   * for the running one to end; one asked after it is the caller's later wish, and runs.
+   */
+  async function cancelDeploymentsBefore(id: string, event: RecordedEvent): Promise<void> {
+    await deps.readStore.waitFor(event.position, CANCELLED_END_WAIT_MS).catch(() => {});
+    const unfinished = (await deploymentsOf(id) as unknown as Deployment[]).filter((doc) => !FINISHED.has(doc.status));
+    const before: string[] = [];
+    for (const { deploymentId } of unfinished) {
+      const { events } = await eventStore.readStream(streamName(deploymentAggregate.name, deploymentId));
+      if ((events[0]?.position ?? Infinity) < event.position) before.push(deploymentId);
+    }
+    for (const deploymentId of before) {
+      await report(deploymentAggregate, deploymentId, { type: 'CancelDeployment', data: { deploymentId, at: deps.clock.now().toISOString() } }, event)
+        .catch(() => {}); // ended meanwhile
+      deployer.abort(deploymentId);
+    }
+    const deadline = Date.now() + CANCELLED_END_WAIT_MS;
+    for (const deploymentId of before) {
+      while (Date.now() < deadline && !(await ended(deploymentId))) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   async function act(event: RecordedEvent): Promise<void> {
     const request = event.data as Request;
     const id = idOf(event);
     const { events, record } = await recordAt(id);
     // Answered already (a redelivery): the engine is not asked twice.
     if (events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId)) return;
+    if (request.action === 'stop') await cancelDeploymentsBefore(id, event);
     let reason: string | null = null;
     try {
       if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
@@ -58,12 +91,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
     const id = idOf(event);
-    const docs = await deploymentsOf(id) as unknown as Deployment[];
-    for (const doc of docs.filter((d) => !FINISHED.has(d.status))) {
-      await report(deploymentAggregate, doc.deploymentId, { type: 'CancelDeployment', data: { deploymentId: doc.deploymentId, at: deps.clock.now().toISOString() } }, event)
-        .catch(() => {}); // ended meanwhile
-      deployer.abort(doc.deploymentId);
-    }
+    await cancelDeploymentsBefore(id, event);
     await deployer.queue.whenIdle(id);
     const { record } = await recordAt(id, event.position);
     if (record) await actions.remove(record);

@@ -13,6 +13,8 @@ const app: Application = newApplication({
 });
 const created: ApplicationEvent = { type: 'ApplicationCreated', data: app };
 const deleted: ApplicationEvent = { type: 'ApplicationDeleted', data: { applicationId: 'a1' } };
+const startedBy = (deploymentId: string): ApplicationEvent =>
+  ({ type: 'ApplicationStatusChanged', data: { applicationId: 'a1', deploymentId, applicationStatus: 'running' } });
 
 describe('application decider', () => {
   it('creates an idle application of one replica built from a containerfile', () => {
@@ -120,6 +122,22 @@ describe('application decider', () => {
       .thenFails('NOT_FOUND', 'applicationId');
   });
 
+  describe('a deployment followed', () => {
+    const follow = (step: 'started' | 'done' | 'error' | 'cancelled', statusBefore: 'idle' | 'done' = 'done') =>
+      ({ type: 'FollowDeployment' as const, data: { applicationId: 'a1', deploymentId: 'd1', step, statusBefore } });
+    const stopped: ApplicationEvent = { type: 'ApplicationActionSucceeded', data: { applicationId: 'a1', action: 'stop', requestId: 'r1', applicationStatus: 'idle' } };
+    it('moves the status through the deployment\'s start and end', () => {
+      spec.given([created]).when(follow('started')).then([startedBy('d1')]);
+      spec.given([created, startedBy('d1')]).when(follow('done'))
+        .then([{ type: 'ApplicationStatusChanged', data: { applicationId: 'a1', deploymentId: 'd1', applicationStatus: 'done' } }]);
+      spec.given([created, startedBy('d1')]).when(follow('cancelled', 'idle'))
+        .then([{ type: 'ApplicationStatusChanged', data: { applicationId: 'a1', deploymentId: 'd1', applicationStatus: 'idle' } }]);
+    });
+    it('leaves a status that a stop moved while the deployment ran: its end does not undo the stop', () => {
+      for (const step of ['done', 'error', 'cancelled'] as const) spec.given([created, startedBy('d1'), stopped]).when(follow(step)).then([]);
+    });
+  });
+
   describe('removal begun', () => {
     const begun: ApplicationEvent = { type: 'ApplicationRemovalBegun', data: { applicationId: 'a1', projectId: 'p1' } };
     const moved: ApplicationEvent = { type: 'ApplicationUpdated', data: { applicationId: 'a1', projectId: 'p2' } };
@@ -143,7 +161,7 @@ describe('application decider', () => {
     });
     it('lets the removal finish after the mark, and the reports of work already started', () => {
       spec.given([created, begun]).when({ type: 'DeleteApplication', data: { applicationId: 'a1' } }).then([deleted]);
-      spec.given([created, begun])
+      spec.given([created, startedBy('d1'), begun])
         .when({ type: 'FollowDeployment', data: { applicationId: 'a1', deploymentId: 'd1', step: 'error', statusBefore: 'idle' } })
         .then([{ type: 'ApplicationStatusChanged', data: { applicationId: 'a1', deploymentId: 'd1', applicationStatus: 'error' } }]);
     });

@@ -6,7 +6,7 @@ import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
-import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from './status.ts';
+import { settleAction, statusFollowing, type Action, type DeploymentStep } from './status.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -152,9 +152,8 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
         // The service may have been deleted while its deployment ran: nothing to follow then.
         if (state === null) return [];
         const { applicationId, deploymentId, step, statusBefore } = command.data;
-        const applicationStatus = statusAfterDeployment(step, statusBefore);
-        return state.applicationStatus === applicationStatus
-          ? [] : [{ type: 'ApplicationStatusChanged', data: { applicationId, deploymentId, applicationStatus } }];
+        const applicationStatus = statusFollowing(step, statusBefore, state.applicationStatus);
+        return applicationStatus === null ? [] : [{ type: 'ApplicationStatusChanged', data: { applicationId, deploymentId, applicationStatus } }];
       }
       default: return exhaustive(command);
     }

@@ -18,6 +18,17 @@ export function statusAfterDeployment(step: DeploymentStep, statusBefore: Status
 }
 
 /**
+ * What a deployment's step moves the status `current` to, or null to leave it. Its end moves it only
+ * while it is still `running`, as the deployment's start left it: a stop, start or reload done
+ * meanwhile is not undone by the end of the deployment it raced.
+ */
+export function statusFollowing(step: DeploymentStep, statusBefore: Status | null, current: Status): Status | null {
+  if (step !== 'started' && current !== 'running') return null;
+  const next = statusAfterDeployment(step, statusBefore);
+  return next === current ? null : next;
+}
+
+/**
  * An action's reported outcome, settled: the request it answers, whether it succeeded, and the
  * status the service is left with (`current` when the action does not move it).
  */

@@ -5,7 +5,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
-import { settleAction, statusAfterDeployment, type Action, type DeploymentStep } from '../application/status.ts';
+import { settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -181,8 +181,8 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand,
       case 'FollowDeployment': {
         if (state === null) return []; // deleted while its deployment ran
         const { composeId, deploymentId, step, statusBefore } = command.data;
-        const composeStatus = statusAfterDeployment(step, statusBefore);
-        return state.composeStatus === composeStatus ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
+        const composeStatus = statusFollowing(step, statusBefore, state.composeStatus);
+        return composeStatus === null ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
       }
       case 'RecordFetchedFile': return fileFetched(state, command.data);
       default: return exhaustive(command);

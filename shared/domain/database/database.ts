@@ -7,7 +7,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved } from '../removal.ts';
-import { settleAction, type Action } from '../application/status.ts';
+import { settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
 /** The record's id under its engine's id field (`dbalphaId`, ...). */
@@ -45,6 +45,8 @@ export type DatabaseCommand =
   | { type: 'CreateDatabase'; data: Database }
   | { type: 'UpdateDatabase'; data: DatabasePatch }
   | { type: 'ChangeDatabaseStatus'; data: DatabaseKey & { applicationStatus: Status } }
+  /** Reported by the deployer: its deployment's step moves the status (statusFollowing). */
+  | { type: 'FollowDeployment'; data: DatabaseKey & { step: DeploymentStep; statusBefore: Status | null } }
   | { type: 'RemoveDatabase'; data: DatabaseKey }
   | BeginRemoval<DatabaseKey>
   /** start, stop, reload: asked of the reactors, which report the outcome. */
@@ -66,7 +68,7 @@ export type DatabaseEvent =
   | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status }>;
 
 /** What a database being removed still decides: its removal, and the reports of work started before. */
-const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus'] as const satisfies readonly DatabaseCommand['type'][];
+const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus', 'FollowDeployment'] as const satisfies readonly DatabaseCommand['type'][];
 
 export type DatabaseAggregate = Aggregate<Database & BeingRemoved, DatabaseCommand, DatabaseEvent>;
 
@@ -116,6 +118,12 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
           const database = mustExist(state, idField, label);
           return database.applicationStatus === command.data.applicationStatus
             ? [] : [{ type: types.statusChanged, data: command.data }];
+        }
+        case 'FollowDeployment': {
+          if (state === null) return []; // removed while its deployment ran
+          const { step, statusBefore, ...key } = command.data;
+          const applicationStatus = statusFollowing(step, statusBefore, state.applicationStatus);
+          return applicationStatus === null ? [] : [{ type: types.statusChanged, data: { ...key, applicationStatus } as DatabaseKey & { applicationStatus: Status } }];
         }
         case 'RemoveDatabase':
           mustExist(state, idField, label);
