@@ -1,5 +1,5 @@
 // A template's web entry point is published on a host port (host mode: the ingress mesh does not
-// answer on loopback here) that deployTemplate picks among the ones the log shows free.
+// answer on loopback here) that deployTemplate claims for the new service among the ones no record holds.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
 import { publishedPorts } from '@berth/shared/domain/compose/ports';
@@ -35,7 +35,7 @@ describe('template ports in the catalogue', () => {
   }
 });
 
-describe('compose.deployTemplate picks a host port no record holds', () => {
+describe('compose.deployTemplate claims a host port no record holds', () => {
   let berth: TestBerth;
   let projectId: string;
   // One held port for the whole describe, well inside the range.
@@ -61,6 +61,19 @@ describe('compose.deployTemplate picks a host port no record holds', () => {
     } finally {
       random.mock.restore();
     }
+  });
+
+  it('holds the port from the creation: a database cannot take it before any deploy, and the delete lets it go', async () => {
+    const { composeId, env } = await berth.ok('compose.deployTemplate', { projectId, id: 'grafana' });
+    const port = Number(envMap(env).PORT);
+    const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'late', appName: `late-${port}`, projectId, ...databaseCredentials('dbgamma') });
+    await berth.refused('dbgamma.saveExternalPort', { dbgammaId, externalPort: port }, 409, 'externalPort');
+    await berth.ok('compose.delete', { composeId });
+    await berth.ok('dbgamma.saveExternalPort', { dbgammaId, externalPort: port });
+  });
+
+  it('refuses a project that does not exist, naming projectId, and claims nothing', async () => {
+    await berth.refused('compose.deployTemplate', { projectId: 'no-such-project', id: 'grafana' }, 404, 'projectId');
   });
 
   it('refuses, naming the template, when every port it tries is held, and creates nothing', async () => {

@@ -13,8 +13,8 @@ import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
 import { COMPOSE_RUN_RULE } from '../auth/rules.ts';
 import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts';
-import { holderOf, hostPort, release, withClaim } from './reservations.ts';
-import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
+import { hostPort, release, tryClaim, withClaim } from './reservations.ts';
+import { inProject, leaveProject, mayJoin, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { chosenToken, refreshedToken } from './secret-update.ts';
@@ -51,12 +51,11 @@ export async function removeCompose(composeId: string, ctx: Context): Promise<Do
   return ctx.view(composeAggregate, before);
 }
 
-/** A new compose service in a project: answers the record. */
+/** A new compose service in a project (holding `publishedPorts`, claimed for `composeId`): answers the record. */
 async function createCompose(ctx: Context, input: {
   projectId: string; name: string; appName?: string | undefined; description?: string | null | undefined;
   composeType?: string | undefined; composeFile?: string; env?: string | null;
-}): Promise<Doc | null> {
-  const composeId = ctx.newId(composeAggregate);
+}, composeId = ctx.newId(composeAggregate), publishedPorts: string[] = []): Promise<Doc | null> {
   // No "." whatever its kind: it could become a compose project's name (see projectNameFault).
   const appName = newAppName(input.appName, input.name).replaceAll('.', '-');
   const token = newId();
@@ -70,6 +69,7 @@ async function createCompose(ctx: Context, input: {
           repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
           customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
           projectId: input.projectId, createdAt: ctx.now, sshPrivateKey: null,
+          ...(publishedPorts.length > 0 && { publishedPorts }),
         },
       });
       return ctx.view(composeAggregate, after);
@@ -80,33 +80,48 @@ async function createCompose(ctx: Context, input: {
 const PORT_TRIES = 20;
 
 /**
- * `count` distinct host ports for a template, each one no record holds in the log now. Not claimed:
- * the first deploy claims what the file publishes (reactors/src/compose/host-ports.ts), and fails
- * naming the port should another take it meanwhile.
+ * Claims `count` distinct host ports for a template's service `owner`, drawn at random from the
+ * templates' range: held from its creation, as its first deploy would hold what its file publishes.
+ * The ones taken are let go when the rest cannot be.
  */
-async function freeTemplatePorts(ctx: Context, count: number): Promise<number[]> {
-  const chosen: number[] = [];
-  for (let misses = 0; chosen.length < count;) {
-    const port = randomTemplatePort();
-    if (!chosen.includes(port) && (await holderOf(ctx, 'hostPort', hostPort(port))) === null) {
-      chosen.push(port);
-      misses = 0;
-    } else if (++misses === PORT_TRIES) {
-      throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
+async function claimTemplatePorts(ctx: Context, owner: string, count: number): Promise<number[]> {
+  const claimed: number[] = [];
+  try {
+    for (let misses = 0; claimed.length < count;) {
+      const port = randomTemplatePort();
+      if (!claimed.includes(port) && await tryClaim(ctx, 'hostPort', hostPort(port), owner)) {
+        claimed.push(port);
+        misses = 0;
+      } else if (++misses === PORT_TRIES) {
+        throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
+      }
     }
+  } catch (error) {
+    for (const port of claimed) await release(ctx, 'hostPort', hostPort(port), owner);
+    throw error;
   }
-  return chosen;
+  return claimed;
 }
 
-/** A template as a new `raw` stack in the project, with fresh passwords, names and free host ports in its env. */
+/** A template as a new `raw` stack in the project, with fresh passwords, names and host ports of its own in its env. */
 const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, ctx) => {
   const template = templateById(input.id);
   if (!template) throw notFound('id', 'Template');
-  const ports = await freeTemplatePorts(ctx, portVariables(template).length);
-  return createCompose(ctx, {
-    projectId: input.projectId, name: template.name, appName: template.id, description: template.description,
-    composeType: 'stack', composeFile: template.compose, env: generatedEnv(template, () => ports.shift()!),
-  });
+  const composeId = ctx.newId(composeAggregate);
+  // Before the claims: a refusal appends nothing.
+  await mayJoin(ctx, input.projectId, composeId);
+  const ports = await claimTemplatePorts(ctx, composeId, portVariables(template).length);
+  const held = ports.map((port) => hostPort(port));
+  const env = generatedEnv(template, () => ports.shift()!);
+  try {
+    return await createCompose(ctx, {
+      projectId: input.projectId, name: template.name, appName: template.id, description: template.description,
+      composeType: 'stack', composeFile: template.compose, env,
+    }, composeId, held);
+  } catch (error) {
+    for (const port of held) await release(ctx, 'hostPort', port, composeId);
+    throw error;
+  }
 };
 
 /** FORBIDDEN when a user without the rule's flag changes what the service runs (rules.ts); nothing is appended. */

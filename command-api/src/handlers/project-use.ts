@@ -19,12 +19,16 @@ export async function inProject<T>(
 export const movingProject = <T>(ctx: Context, current: string, next: string | undefined, serviceId: string, apply: () => Promise<T>): Promise<T> =>
   moveUse(ctx, 'project', current, next, serviceId, PROJECT_USE, apply);
 
+/** Refuses now, appending nothing, a service joining a project that does not exist or is being removed. */
+export async function mayJoin(ctx: Context, projectId: string, serviceId: string): Promise<void> {
+  await ctx.mustLoad(projectAggregate, projectId, 'projectId');
+  await mustBeUsable(ctx, 'project', projectId, serviceId, PROJECT_USE);
+}
+
 /** Refuses now, appending nothing, a move to a project that does not exist or is being removed. */
 export async function mayMoveTo(ctx: Context, current: string, next: string | undefined, serviceId: string): Promise<void> {
   // References are checked when they change: a record sent back as it was is not refused.
-  if (next === undefined || next === current) return;
-  await ctx.mustLoad(projectAggregate, next, 'projectId');
-  await mustBeUsable(ctx, 'project', next, serviceId, PROJECT_USE);
+  if (next !== undefined && next !== current) await mayJoin(ctx, next, serviceId);
 }
 
 export const leaveProject = (ctx: Context, projectId: string, serviceId: string) => stopUsing(ctx, 'project', projectId, serviceId);

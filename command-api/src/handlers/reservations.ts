@@ -7,6 +7,7 @@
 import { claimEach, releaseEach, type ReservationScope, type RunReservation } from '@berth/shared/runtime/claims';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { usageAggregate, usageKey, type UsageKind, type UsageWords } from '@berth/shared/domain/usage/usage';
+import { DomainError } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 
 type Scope = ReservationScope;
@@ -20,6 +21,17 @@ const inContext = (ctx: Context): RunReservation => (aggregate, key, command) =>
 /** Claims `name` for `owner`; CONFLICT naming `field` when another owner holds it. */
 export const claim = (ctx: Context, scope: Scope, name: string, owner: string, field: string = scope, refused?: Refused): Promise<void> =>
   claimEach(inContext(ctx), scope, [name], owner, field, refused);
+
+/** Claims `name` for `owner` unless another holds it: false then, and nothing appended. */
+export async function tryClaim(ctx: Context, scope: Scope, name: string, owner: string): Promise<boolean> {
+  try {
+    await claim(ctx, scope, name, owner);
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'CONFLICT') return false;
+    throw error;
+  }
+}
 
 /** Who holds `name` in the log now; null when nobody does. */
 export async function holderOf(ctx: Context, scope: Scope, name: string): Promise<string | null> {
