@@ -34,7 +34,12 @@ export class DeploymentLogs {
       mask,
       line: (text) => {
         const safe = mask(text);
-        appendFileSync(file, safe.endsWith('\n') ? safe : `${safe}\n`);
+        try {
+          appendFileSync(file, safe.endsWith('\n') ? safe : `${safe}\n`);
+        } catch {
+          // Lost, not thrown (the disk full, the folder gone): lines come from a build's output
+          // handlers too, where a throw would end the whole process.
+        }
       },
     };
   }

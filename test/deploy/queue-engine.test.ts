@@ -1,6 +1,7 @@
 // Issue tests 3 and 9 on the real engine: deploys of one service run one after another in order,
 // two services overlap, cleanQueues cancels the queued ones, deployment.cancel stops a real build
-// (the service keeps serving its previous version), a stop cancels the deploys asked before it, and `deployment.logs?follow=true` streams a
+// (the service keeps serving its previous version), a stop cancels the deploys asked before it and
+// one asked while it stops runs after it, and `deployment.logs?follow=true` streams a
 // real build's lines while it runs. Builds are made slow with `RUN sleep` steps unique to the run
 // (so the engine's build cache cannot skip them).
 import assert from 'node:assert/strict';
@@ -80,10 +81,9 @@ describe('the deployment queue on the real engine', () => {
     assert.equal(status.status, 409);
   });
 
-  it('stop cancels the deploys asked before it, its running build stopped, and the service stays stopped; a deploy asked after it runs', async () => {
+  it('stop cancels the deploys asked before it, its running build stopped; a deploy asked while it stops runs after it, and the service runs', async () => {
     const port = await freePort();
     const applicationId = await app('stopped', port);
-    const { appName } = await berth.ok('application.one', { applicationId });
     assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
     await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
     await berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
@@ -91,16 +91,35 @@ describe('the deployment queue on the real engine', () => {
     await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
 
     const asked = Date.now();
-    assert.equal((await berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
-    assert.ok(Date.now() - asked < 30_000, 'the stop waited for the build to end');
-    assert.deepEqual([(await record(running)).status, (await record(queued)).status], ['cancelled', 'cancelled']);
-    assert.ok(!/tick 60/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
-    assert.deepEqual(await runningTasks(appName), []);
-    assert.equal((await berth.ok('application.one', { applicationId })).applicationStatus, 'idle');
-
+    const stopping = berth.ok('application.stop', { applicationId });
+    // Asked while the stop is under way: it runs once the stop is done, not in the middle of it.
+    assert.equal((await until(running, ['cancelled', 'done', 'error'], 30_000)).status, 'cancelled');
     await berth.ok('application.update', { applicationId, containerfile: GOOD_CONTAINERFILE });
-    assert.equal((await until(await deploy(applicationId), ['done', 'error', 'cancelled'])).status, 'done');
+    const later = await deploy(applicationId);
+    await stopping;
+    assert.ok(Date.now() - asked < 30_000, 'the stop waited for the build to end');
+    assert.equal((await record(queued)).status, 'cancelled');
+    assert.ok(!/tick 60/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
+
+    assert.equal((await until(later, ['done', 'error', 'cancelled'])).status, 'done');
+    const { eventStore } = berth.berth.infrastructure;
+    const stopped = (await eventStore.readStream(`application-${applicationId}`)).events
+      .find((event) => event.type === 'ApplicationActionSucceeded' && (event.data as { action: string }).action === 'stop');
+    const started = (await eventStore.readStream(`deployment-${later}`)).events.find((event) => event.type === 'DeploymentStarted');
+    assert.ok(stopped && started && stopped.position < started.position, 'the later deploy started before the stop was done');
+    await eventually('the status to follow the later deploy', async () => (await berth.ok('application.one', { applicationId })).applicationStatus === 'done');
     await eventually('version 1 served again', async () => (await httpBody(port)) === 'version 1\n');
+  });
+
+  it('stop during a first deploy cancels it and answers idle: nothing was on the engine, and nothing runs', async () => {
+    const applicationId = await app('first-stopped');
+    const { appName } = await berth.ok('application.one', { applicationId });
+    await berth.ok('application.update', { applicationId, containerfile: slowBuild(30) });
+    const first = await deploy(applicationId);
+    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: first })).log), 60_000);
+    assert.equal((await berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
+    assert.equal((await record(first)).status, 'cancelled');
+    assert.deepEqual(await runningTasks(appName), []);
   });
 
   it('follows a real build\'s log as server-sent events while it runs, ending when the deployment ends', async () => {

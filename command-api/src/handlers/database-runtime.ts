@@ -34,9 +34,8 @@ export function databaseRuntime(engine: Engine) {
       const moved = events.findIndex((event) => event.position > ended.position && event.type.endsWith('StatusChanged'));
       const database = fold(anyAggregate, moved === -1 ? events : events.slice(0, moved + 1)) as Database | null;
       last = database;
-      // Still as the deployment's start left it, while the end would move it. Settled otherwise: moved
-      // (by the end, or by a stop meanwhile, which the end then leaves), or it had that status already.
-      if (moved === -1 && database?.applicationStatus === 'running' && expected !== 'running') return null;
+      // Not moved when it had that status already: the decider appends nothing then.
+      if (moved === -1 && database && database.applicationStatus !== expected) return null;
       if (moved !== -1) ctx.position = Math.max(ctx.position, events[moved]!.position);
       return { database };
     });
@@ -59,9 +58,10 @@ export function databaseRuntime(engine: Engine) {
         throw conflict(`The deploy of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms (deployment ${deploymentId})`);
       }
       ctx.forget(deploymentAggregate, deploymentId);
-      const deployment = (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment;
-      const database = await settledAfter(ctx, id, ended, deployment);
-      if (!database) throw notFound(idField, aggregate.label);
+      const deployment = (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment | null;
+      // Pruned, or the database gone: removed while it deployed.
+      const database = deployment && await settledAfter(ctx, id, ended, deployment);
+      if (!deployment || !database) throw notFound(idField, aggregate.label);
       if (deployment.status !== 'done') throw conflict(`${database.appName}: ${deployment.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },

@@ -53,6 +53,7 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
       deployed(generation !== null, database);
       await untilReady(infra, engine, database, undefined, generation!);
     },
+    isOnEngine: (database) => servicesOf(infra, engine, database).exists(database.appName),
     async remove(database) {
       await servicesOf(infra, engine, database).remove(database.appName);
       // Retried by the bus while the volume stays in use past removeDataVolume's bound.

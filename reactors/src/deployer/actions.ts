@@ -58,6 +58,7 @@ export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
   return {
     start: (app) => scale(forApp(shared, app), app, app.replicas),
     stop: (app) => scale(forApp(shared, app), app, 0),
+    isOnEngine: async (app) => (await forApp(shared, app).engine.inspectService(app.appName)) !== null,
     async reload(app) {
       const deps = forApp(shared, app);
       // Same spec, new tasks: the image is not rebuilt nor pulled again.

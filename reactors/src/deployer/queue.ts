@@ -1,5 +1,7 @@
 // Which deployment runs when: those of one service one at a time, in the order they were queued;
 // different services at once, up to a limit. It only orders jobs; running one is `run`'s business.
+// A service's runtime actions (start, stop, reload, removal) take the service's turn too: one never
+// lands in the middle of its deployment, nor a deployment in the middle of one.
 
 export interface QueuedJob {
   readonly deploymentId: string;
@@ -10,7 +12,9 @@ export class DeploymentQueue<J extends QueuedJob> {
   private readonly waiting: J[] = [];
   private readonly running = new Map<string, J>();
   private readonly known = new Set<string>();
-  private readonly idle: Array<{ serviceId: string | null; resolve: () => void }> = [];
+  /** Actions waiting for their service's turn, and the services one is running for. */
+  private readonly actions: Array<{ readonly serviceId: string; readonly start: () => void }> = [];
+  private readonly acting = new Set<string>();
   private paused = false;
 
   constructor(private readonly limit: number, private readonly run: (job: J) => Promise<void>) {}
@@ -27,22 +31,33 @@ export class DeploymentQueue<J extends QueuedJob> {
     return [...this.running.values()].some((job) => job.deploymentId === deploymentId);
   }
 
-  /** Resolves once no job of the service (of any service, when null) waits or runs. */
-  whenIdle(serviceId: string | null = null): Promise<void> {
-    if (this.settled(serviceId)) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push({ serviceId, resolve }));
+  /**
+   * Runs `work` in the service's turn: once the job of the service that runs has ended, ahead of
+   * the ones that wait, which start only after it. It takes no deployment slot: an action does not
+   * wait behind other services' builds.
+   */
+  alone<T>(serviceId: string, work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.actions.push({
+        serviceId,
+        start: () => {
+          this.acting.add(serviceId);
+          void work().then(resolve, reject).finally(() => {
+            this.acting.delete(serviceId);
+            this.pump();
+          });
+        },
+      });
+      this.pump();
+    });
   }
 
-  /**
-   * Drops a job that waits (its deployment was cancelled before it ran): what waits for its service
-   * to be idle (a removal) does not wait for it to reach a slot behind other services' work.
-   */
+  /** Drops a job that waits (its deployment was cancelled before it ran): it will not take a slot. */
   forget(deploymentId: string): void {
     const index = this.waiting.findIndex((job) => job.deploymentId === deploymentId);
     if (index < 0) return;
     this.waiting.splice(index, 1);
     this.known.delete(deploymentId);
-    this.wakeIdle();
   }
 
   /** Starts nothing more; resolves once the running jobs have ended (a shutdown). */
@@ -51,30 +66,27 @@ export class DeploymentQueue<J extends QueuedJob> {
     while (this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
-  private settled(serviceId: string | null): boolean {
-    const mine = (job: J) => serviceId === null || job.serviceId === serviceId;
-    return !this.waiting.some(mine) && ![...this.running.values()].some(mine);
+  private busy(serviceId: string): boolean {
+    return this.running.has(serviceId) || this.acting.has(serviceId);
   }
 
   private pump(): void {
+    for (let i = 0; i < this.actions.length;) {
+      const action = this.actions[i]!;
+      if (this.busy(action.serviceId)) { i++; continue; }
+      this.actions.splice(i, 1);
+      action.start();
+    }
     for (let i = 0; !this.paused && i < this.waiting.length && this.running.size < this.limit;) {
       const job = this.waiting[i]!;
-      if (this.running.has(job.serviceId)) { i++; continue; }
+      if (this.busy(job.serviceId) || this.actions.some((action) => action.serviceId === job.serviceId)) { i++; continue; }
       this.waiting.splice(i, 1);
       this.running.set(job.serviceId, job);
       void this.run(job).catch(() => {}).finally(() => {
         this.running.delete(job.serviceId);
         this.known.delete(job.deploymentId);
         this.pump();
-        this.wakeIdle();
       });
-    }
-  }
-
-  private wakeIdle(): void {
-    for (const waiter of this.idle.filter((w) => this.settled(w.serviceId))) {
-      this.idle.splice(this.idle.indexOf(waiter), 1);
-      waiter.resolve();
     }
   }
 }

@@ -1,19 +1,23 @@
 // The reactor over a kind of service's events (applications, compose services, databases): the
 // actions the API waits for (start, stop, reload) done on the engine and answered with an outcome
 // event; and a deleted service's runtime parts removed (its deployment records and logs pruned).
+// Each is done in the service's turn of the deployment queue, never in the middle of a deployment.
 // A stop and a removal first cancel the deployments asked before them, a running one stopped:
 // it would otherwise bring the service back up when it ends.
 import type { Action } from '@berth/shared/domain/application/status';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { streamName } from '@berth/shared/events/event';
-import { load } from '@berth/shared/runtime/execute';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Deployer, DeployerDeps } from './deployer.ts';
 
 /** What the engine does for the kind; an action it does not offer is never requested. */
-export type RuntimeActions<R> = Partial<Record<Action, (record: R) => Promise<void>>> & { remove(record: R): Promise<void> };
+export type RuntimeActions<R> = Partial<Record<Action, (record: R) => Promise<void>>> & {
+  remove(record: R): Promise<void>;
+  /** Whether the engine holds the service: one whose stop finds none fails, unless the stop cancelled its first deploy. */
+  isOnEngine?(record: R): Promise<boolean>;
+};
 
 export interface ServiceKind {
   /** The durable consumer's name. */
@@ -29,8 +33,8 @@ type Request = { action: Action; requestId: string } & Record<string, unknown>;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 
-/** How long a stop or removal waits for a cancelled deployment to end before it goes on anyway. */
-const CANCELLED_END_WAIT_MS = 60_000;
+/** How long a stop or removal waits for the read models to hold the deployments asked before it. */
+const READ_MODELS_WAIT_MS = 30_000;
 
 export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: ServiceKind, actions: RuntimeActions<R>): Reactor {
   const { eventStore, report } = deps;
@@ -44,15 +48,12 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     return { events, record: fold(aggregate, events.filter((e) => e.position < before)) as R | null };
   }
 
-  const ended = async (deploymentId: string) =>
-    FINISHED.has(((await load(eventStore, deploymentAggregate, deploymentId)).state as Deployment | null)?.status ?? 'done');
-
   /**
-   * Cancels the service's deployments asked before `event` that have not ended, and waits (bounded)
-   * for the running one to end; one asked after it is the caller's later wish, and runs.
+   * Cancels the service's deployments asked before `event` that have not ended (a running one is
+   * stopped); one asked after it is the caller's later wish, and runs. Answers how many it cancelled.
    */
-  async function cancelDeploymentsBefore(id: string, event: RecordedEvent): Promise<void> {
-    await deps.readStore.waitFor(event.position, CANCELLED_END_WAIT_MS).catch(() => {});
+  async function cancelDeploymentsBefore(id: string, event: RecordedEvent): Promise<number> {
+    await deps.readStore.waitFor(event.position, READ_MODELS_WAIT_MS).catch(() => {});
     const unfinished = (await deploymentsOf(id) as unknown as Deployment[]).filter((doc) => !FINISHED.has(doc.status));
     const before: string[] = [];
     for (const { deploymentId } of unfinished) {
@@ -64,25 +65,28 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
         .catch(() => {}); // ended meanwhile
       deployer.abort(deploymentId);
     }
-    const deadline = Date.now() + CANCELLED_END_WAIT_MS;
-    for (const deploymentId of before) {
-      while (Date.now() < deadline && !(await ended(deploymentId))) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return before.length;
   }
 
   async function act(event: RecordedEvent): Promise<void> {
     const request = event.data as Request;
     const id = idOf(event);
-    const { events, record } = await recordAt(id);
     // Answered already (a redelivery): the engine is not asked twice.
+    const { events } = await recordAt(id);
     if (events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId)) return;
-    if (request.action === 'stop') await cancelDeploymentsBefore(id, event);
+    const cancelled = request.action === 'stop' ? await cancelDeploymentsBefore(id, event) : 0;
     let reason: string | null = null;
     try {
-      if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
-      const action = actions[request.action];
-      if (!action) throw new Error(`${request.action} is not offered for a ${aggregate.label.toLowerCase()}`);
-      await action(record);
+      // After the deployment that runs (ended, or cancelled above), and from the record as it is then.
+      await deployer.queue.alone(id, async () => {
+        const { record } = await recordAt(id);
+        if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
+        const action = actions[request.action];
+        if (!action) throw new Error(`${request.action} is not offered for a ${aggregate.label.toLowerCase()}`);
+        // The first deploy this stop cancelled left nothing on the engine: nothing runs, as asked.
+        if (cancelled > 0 && actions.isOnEngine && !(await actions.isOnEngine(record))) return;
+        await action(record);
+      });
     } catch (error) {
       reason = reasonOf(error);
     }
@@ -92,9 +96,10 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
     const id = idOf(event);
     await cancelDeploymentsBefore(id, event);
-    await deployer.queue.whenIdle(id);
-    const { record } = await recordAt(id, event.position);
-    if (record) await actions.remove(record);
+    await deployer.queue.alone(id, async () => {
+      const { record } = await recordAt(id, event.position);
+      if (record) await actions.remove(record);
+    });
     for (const doc of await deploymentsOf(id)) {
       const deploymentId = String(doc.deploymentId);
       await report(deploymentAggregate, deploymentId, { type: 'PruneDeployment', data: { deploymentId } }, event);

@@ -49,6 +49,8 @@ export interface ServiceActions {
   reload(application: Application): Promise<void>;
   /** Service, its images, its proxy file and its logs removed. */
   remove(application: Application): Promise<void>;
+  /** Whether the engine holds its service (see RuntimeActions). */
+  isOnEngine?(application: Application): Promise<boolean>;
   /** Removes the images of pruned deployments, except one the service runs now. */
   pruneImages(service: Pick<Application, 'appName'>, images: readonly string[]): Promise<void>;
 }

@@ -18,12 +18,11 @@ export function statusAfterDeployment(step: DeploymentStep, statusBefore: Status
 }
 
 /**
- * What a deployment's step moves the status `current` to, or null to leave it. Its end moves it only
- * while it is still `running`, as the deployment's start left it: a stop, start or reload done
- * meanwhile is not undone by the end of the deployment it raced.
+ * What a deployment's step moves the status `current` to, or null when it is that already. The
+ * service's actions wait for its running deployment (reactors' deployment queue), so none lands
+ * between a deployment's start and its end.
  */
 export function statusFollowing(step: DeploymentStep, statusBefore: Status | null, current: Status): Status | null {
-  if (step !== 'started' && current !== 'running') return null;
   const next = statusAfterDeployment(step, statusBefore);
   return next === current ? null : next;
 }
