@@ -21,6 +21,7 @@ import type { ReadStore } from '@berth/shared/ports/read-store';
 import { load } from '@berth/shared/runtime/execute';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
+import { untilActionsBeforeAnswered } from './actions-first.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
 import { strandedDeployments } from './stranded.ts';
@@ -113,6 +114,7 @@ export class Deployer {
     const { report } = this.deps;
     const queued = await this.deployment(deploymentId);
     if (!queued || queued.status !== 'queued') return;
+    await this.queue.yieldUntil(serviceOf(queued), () => untilActionsBeforeAnswered(this.deps.eventStore, queued));
     const service = await this.serviceOf(queued, cause);
     if (!service) {
       await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the service was deleted' } }, cause);

@@ -44,6 +44,33 @@ describe('a service\'s action in the deployment queue', () => {
     end('b1');
   });
 
+  it('takes the turn at once: a job added while its first step runs starts only after the action', async () => {
+    const { queue, events, end } = queueOf(2);
+    let firstDone = () => {};
+    const acted = queue.alone('a', async () => { events.push('stop a'); },
+      () => new Promise<void>((resolve) => { firstDone = resolve; }));
+    queue.add({ deploymentId: 'a1', serviceId: 'a' });
+    await settle();
+    assert.deepEqual(events, [], 'a1 started before the action asked first');
+    firstDone();
+    await acted;
+    await settle();
+    assert.deepEqual(events, ['stop a', 'start a1']);
+    end('a1');
+  });
+
+  it('runs the actions of one service in the order they came, one waiting for an earlier one still in its first step', async () => {
+    const { queue, events } = queueOf(1);
+    let firstDone = () => {};
+    const stop = queue.alone('a', async () => { events.push('stop a'); }, () => new Promise<void>((resolve) => { firstDone = resolve; }));
+    const start = queue.alone('a', async () => { events.push('start a'); });
+    await settle();
+    assert.deepEqual(events, []);
+    firstDone();
+    await Promise.all([stop, start]);
+    assert.deepEqual(events, ['stop a', 'start a']);
+  });
+
   it('answers what the action threw, and frees the service\'s turn', async () => {
     const { queue, events, end } = queueOf(1);
     await assert.rejects(queue.alone('a', async () => { throw new Error('not deployed'); }), /not deployed/);

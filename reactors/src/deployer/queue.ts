@@ -12,9 +12,11 @@ export class DeploymentQueue<J extends QueuedJob> {
   private readonly waiting: J[] = [];
   private readonly running = new Map<string, J>();
   private readonly known = new Set<string>();
-  /** Actions waiting for their service's turn, and the services one is running for. */
-  private readonly actions: Array<{ readonly serviceId: string; readonly start: () => void }> = [];
+  /** Actions waiting for their service's turn (ready once their first step is done), and the services one is running for. */
+  private readonly actions: Array<{ readonly serviceId: string; ready: boolean; readonly start: () => void }> = [];
   private readonly acting = new Set<string>();
+  /** Services whose running job has not started its work yet, waiting for actions asked before it. */
+  private readonly yielding = new Set<string>();
   private paused = false;
 
   constructor(private readonly limit: number, private readonly run: (job: J) => Promise<void>) {}
@@ -33,13 +35,16 @@ export class DeploymentQueue<J extends QueuedJob> {
 
   /**
    * Runs `work` in the service's turn: once the job of the service that runs has ended, ahead of
-   * the ones that wait, which start only after it. It takes no deployment slot: an action does not
-   * wait behind other services' builds.
+   * the ones that wait, which start only after it. The turn is taken at once, so no job of the
+   * service starts from this call on; `first` runs meanwhile, without waiting for the turn (a stop
+   * cancels the running deployment there), and `work` only after it. It takes no deployment slot:
+   * an action does not wait behind other services' builds.
    */
-  alone<T>(serviceId: string, work: () => Promise<T>): Promise<T> {
+  alone<T>(serviceId: string, work: () => Promise<T>, first: () => Promise<unknown> = async () => {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.actions.push({
+      const action = {
         serviceId,
+        ready: false,
         start: () => {
           this.acting.add(serviceId);
           void work().then(resolve, reject).finally(() => {
@@ -47,8 +52,12 @@ export class DeploymentQueue<J extends QueuedJob> {
             this.pump();
           });
         },
-      });
-      this.pump();
+      };
+      this.actions.push(action);
+      void first().then(() => { action.ready = true; }, (error: unknown) => {
+        this.actions.splice(this.actions.indexOf(action), 1);
+        reject(error);
+      }).finally(() => this.pump());
     });
   }
 
@@ -58,6 +67,20 @@ export class DeploymentQueue<J extends QueuedJob> {
     if (index < 0) return;
     this.waiting.splice(index, 1);
     this.known.delete(deploymentId);
+  }
+
+  /**
+   * Lets the service's actions have their turn while its running job waits for `until` before it
+   * starts its work: an action asked before the job's deployment, whose handler came after the job.
+   */
+  async yieldUntil(serviceId: string, until: () => Promise<void>): Promise<void> {
+    this.yielding.add(serviceId);
+    this.pump();
+    try {
+      await until();
+    } finally {
+      this.yielding.delete(serviceId);
+    }
   }
 
   /** Starts nothing more; resolves once the running jobs have ended (a shutdown). */
@@ -70,10 +93,15 @@ export class DeploymentQueue<J extends QueuedJob> {
     return this.running.has(serviceId) || this.acting.has(serviceId);
   }
 
+  private busyForAction(serviceId: string): boolean {
+    return (this.running.has(serviceId) && !this.yielding.has(serviceId)) || this.acting.has(serviceId);
+  }
+
   private pump(): void {
     for (let i = 0; i < this.actions.length;) {
       const action = this.actions[i]!;
-      if (this.busy(action.serviceId)) { i++; continue; }
+      // One at a time per service, in the order they came: a later one waits for an earlier one not ready yet.
+      if (this.busyForAction(action.serviceId) || !action.ready || this.actions.slice(0, i).some((earlier) => earlier.serviceId === action.serviceId)) { i++; continue; }
       this.actions.splice(i, 1);
       action.start();
     }

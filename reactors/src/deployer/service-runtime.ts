@@ -68,29 +68,36 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     return before.length;
   }
 
-  async function act(event: RecordedEvent): Promise<void> {
+  /**
+   * Takes the service's turn at once (a deployment asked after the request no longer starts before
+   * it), and reports the outcome once done. The bus's handler does not wait for the turn: a
+   * service's actions waiting behind its build would hold the bus's slots, and with them every
+   * other service's actions.
+   */
+  function act(event: RecordedEvent): void {
     const request = event.data as Request;
     const id = idOf(event);
-    // Answered already (a redelivery): the engine is not asked twice.
-    const { events } = await recordAt(id);
-    if (events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId)) return;
-    const cancelled = request.action === 'stop' ? await cancelDeploymentsBefore(id, event) : 0;
-    let reason: string | null = null;
-    try {
-      // After the deployment that runs (ended, or cancelled above), and from the record as it is then.
-      await deployer.queue.alone(id, async () => {
-        const { record } = await recordAt(id);
-        if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
-        const action = actions[request.action];
-        if (!action) throw new Error(`${request.action} is not offered for a ${aggregate.label.toLowerCase()}`);
-        // The first deploy this stop cancelled left nothing on the engine: nothing runs, as asked.
-        if (cancelled > 0 && actions.isOnEngine && !(await actions.isOnEngine(record))) return;
-        await action(record);
-      });
-    } catch (error) {
-      reason = reasonOf(error);
-    }
-    await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
+    let answered = false;
+    let cancelled = 0;
+    const done = deployer.queue.alone(id, async () => {
+      if (answered) return;
+      // From the record as it is after the deployment that ran.
+      const { record } = await recordAt(id);
+      if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
+      const action = actions[request.action];
+      if (!action) throw new Error(`${request.action} is not offered for a ${aggregate.label.toLowerCase()}`);
+      // The first deploy this stop cancelled left nothing on the engine: nothing runs, as asked.
+      if (cancelled > 0 && actions.isOnEngine && !(await actions.isOnEngine(record))) return;
+      await action(record);
+    }, async () => {
+      // Answered already (a redelivery): the engine is not asked twice.
+      const { events } = await recordAt(id);
+      answered = events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId);
+      if (!answered && request.action === 'stop') cancelled = await cancelDeploymentsBefore(id, event);
+    });
+    void done.then(() => null, reasonOf).then(async (reason) => {
+      if (!answered) await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
+    }).catch((error: unknown) => console.warn(`the ${request.action} of ${id} was done, and its outcome could not be reported: ${reasonOf(error)}`));
   }
 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
@@ -111,7 +118,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     name: kind.name,
     aggregate: aggregate.name,
     handle: async (event) => {
-      if (event.type === kind.requested) await act(event);
+      if (event.type === kind.requested) act(event);
       else if (event.type === kind.deleted) await removeRuntime(event);
     },
   };

@@ -1,0 +1,38 @@
+// An action (start, stop, reload) asked of a service before one of its deployments goes first.
+// The bus may hand the deployment to the deployer before it hands the action to the service's
+// runtime, so the deployment's job, before it starts its work, waits (bounded) for the outcome of
+// every action asked before it. One asked long ago and never answered (a crash left it) does not
+// hold the service's deployments.
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { composeAggregate } from '@berth/shared/domain/compose/compose';
+import { databaseAggregates } from '@berth/shared/domain/database/database';
+import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { streamName, type RecordedEvent } from '@berth/shared/events/event';
+import type { EventStore } from '@berth/shared/ports/event-store';
+
+/** How recent an unanswered action must be to be waited for, and how long a job waits at most. */
+const ACTIONS_FIRST_MS = 30_000;
+const POLL_MS = 100;
+
+const serviceStreamOf = (deployment: Deployment): string => {
+  if (deployment.applicationId) return streamName(applicationAggregate.name, deployment.applicationId);
+  if (deployment.composeId) return streamName(composeAggregate.name, deployment.composeId);
+  return streamName(databaseAggregates[deployment.databaseType!].name, deployment.databaseId!);
+};
+
+const requestIdOf = (event: RecordedEvent) => (event.data as { requestId?: unknown }).requestId;
+
+/** Whether the service's stream holds a recent action asked before `position` and not answered yet. */
+function unanswered(events: readonly RecordedEvent[], position: number, now: number): boolean {
+  return events.some((asked) => asked.position < position && asked.type.endsWith('ActionRequested')
+    && now - Date.parse(asked.metadata.occurredAt) < ACTIONS_FIRST_MS
+    && !events.some((later) => later.position > asked.position && requestIdOf(later) === requestIdOf(asked)));
+}
+
+export async function untilActionsBeforeAnswered(eventStore: EventStore, deployment: Deployment): Promise<void> {
+  const queuedAt = (await eventStore.readStream(streamName(deploymentAggregate.name, deployment.deploymentId))).events[0]?.position ?? 0;
+  const deadline = Date.now() + ACTIONS_FIRST_MS;
+  while (Date.now() < deadline && unanswered((await eventStore.readStream(serviceStreamOf(deployment))).events, queuedAt, Date.now())) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
