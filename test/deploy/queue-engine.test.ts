@@ -5,45 +5,20 @@
 // real build's lines while it runs. Builds are made slow with `RUN sleep` steps unique to the run
 // (so the engine's build cache cannot skip them).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, eventually, httpBody, removeDeployed, runningTasks } from '../support/engine.ts';
-import { GOOD_CONTAINERFILE, gitRepo } from '../support/git-repo.ts';
+import { describe, it } from 'node:test';
+import { eventually, httpBody, runningTasks } from '../support/engine.ts';
+import { GOOD_CONTAINERFILE } from '../support/git-repo.ts';
+import { gitApps } from '../support/git-apps.ts';
 import { freePort } from '../support/http.ts';
 
 interface Record { deploymentId: string; status: string; startedAt: string | null; finishedAt: string | null; reason: string | null }
 
 describe('the deployment queue on the real engine', () => {
-  let berth: TestBerth;
-  let projectId: string;
-  const repo = gitRepo();
-  const services: string[] = [];
-  const nonce = randomBytes(6).toString('hex');
-  /** A build step that takes `seconds`, printing a line each second, never found in the build cache. */
-  const slowBuild = (seconds: number) =>
-    `FROM ${TEST_IMAGE}\nRUN for i in $(seq 1 ${seconds}); do echo "tick $i ${nonce}"; sleep 1; done\nCOPY index.html /www/index.html\n`;
-  before(async () => {
-    repo.commit({ 'Containerfile': GOOD_CONTAINERFILE, 'index.html': 'version 1\n' });
-    berth = await startBerthWithReactors({ config: { deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 } });
-    ({ projectId } = await berth.ok('project.create', { name: 'queue' }));
-  });
-  after(async () => {
-    await removeDeployed(services);
-    await berth.stop();
-    repo.remove();
-  });
-
-  const app = async (name: string, port?: number) => {
-    const created = await berth.ok('application.create', { name, projectId });
-    services.push(created.appName);
-    await berth.ok('application.saveGitProdiver', { applicationId: created.applicationId, customGitUrl: repo.dir, customGitBranch: 'main' });
-    if (port) await berth.ok('port.create', { applicationId: created.applicationId, publishedPort: port, targetPort: 8080 });
-    return created.applicationId as string;
-  };
-  const deploy = async (applicationId: string) => (await berth.ok('application.deploy', { applicationId })).deploymentId as string;
-  const record = (deploymentId: string): Promise<Record> => berth.ok('deployment.one', { deploymentId });
+  const apps = gitApps({ deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 });
+  const { slowBuild, deploy, nonce } = apps;
+  const app = async (name: string, port?: number) => (await apps.app(name, port)).applicationId;
+  const record = (deploymentId: string): Promise<Record> => apps.berth.ok('deployment.one', { deploymentId });
   const until = (deploymentId: string, statuses: string[], ms = 90_000) => eventually(`deployment ${deploymentId} to be ${statuses.join(' or ')}`,
     async () => { const found = await record(deploymentId); return statuses.includes(found.status) ? found : null; }, ms);
 
@@ -63,21 +38,21 @@ describe('the deployment queue on the real engine', () => {
     const applicationId = await app('cancelled', port);
     assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
     await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
-    await berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
+    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
     const running = await deploy(applicationId);
     const queued = [await deploy(applicationId), await deploy(applicationId)];
-    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
-    await berth.ok('application.cleanQueues', { applicationId });
+    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+    await apps.berth.ok('application.cleanQueues', { applicationId });
     for (const id of queued) assert.equal((await until(id, ['cancelled'], 10_000)).reason, 'cancelled by request');
     assert.equal((await record(running)).status, 'running');
     const asked = Date.now();
-    assert.equal((await berth.ok('deployment.cancel', { deploymentId: running })).status, 'cancelled');
+    assert.equal((await apps.berth.ok('deployment.cancel', { deploymentId: running })).status, 'cancelled');
     assert.ok(Date.now() - asked < 30_000, 'the build was not stopped: cancel waited for it');
-    const { log } = await berth.ok('deployment.logs', { deploymentId: running });
+    const { log } = await apps.berth.ok('deployment.logs', { deploymentId: running });
     assert.match(log, /Cancelled: the service stays on its previous version/);
     assert.ok(!/tick 60/.test(log), 'the build ran to its end');
     assert.equal(await httpBody(port), 'version 1\n');
-    const status = await berth.call('deployment.cancel', { deploymentId: running });
+    const status = await apps.berth.call('deployment.cancel', { deploymentId: running });
     assert.equal(status.status, 409);
   });
 
@@ -86,38 +61,38 @@ describe('the deployment queue on the real engine', () => {
     const applicationId = await app('stopped', port);
     assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
     await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
-    await berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
+    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
     const [running, queued] = [await deploy(applicationId), await deploy(applicationId)];
-    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
 
     const asked = Date.now();
-    const stopping = berth.ok('application.stop', { applicationId });
+    const stopping = apps.berth.ok('application.stop', { applicationId });
     // Asked while the stop is under way: it runs once the stop is done, not in the middle of it.
     assert.equal((await until(running, ['cancelled', 'done', 'error'], 30_000)).status, 'cancelled');
-    await berth.ok('application.update', { applicationId, containerfile: GOOD_CONTAINERFILE });
+    await apps.berth.ok('application.update', { applicationId, containerfile: GOOD_CONTAINERFILE });
     const later = await deploy(applicationId);
     await stopping;
     assert.ok(Date.now() - asked < 30_000, 'the stop waited for the build to end');
     assert.equal((await record(queued)).status, 'cancelled');
-    assert.ok(!/tick 60/.test((await berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
+    assert.ok(!/tick 60/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
 
     assert.equal((await until(later, ['done', 'error', 'cancelled'])).status, 'done');
-    const { eventStore } = berth.berth.infrastructure;
+    const { eventStore } = apps.berth.berth.infrastructure;
     const stopped = (await eventStore.readStream(`application-${applicationId}`)).events
       .find((event) => event.type === 'ApplicationActionSucceeded' && (event.data as { action: string }).action === 'stop');
     const started = (await eventStore.readStream(`deployment-${later}`)).events.find((event) => event.type === 'DeploymentStarted');
     assert.ok(stopped && started && stopped.position < started.position, 'the later deploy started before the stop was done');
-    await eventually('the status to follow the later deploy', async () => (await berth.ok('application.one', { applicationId })).applicationStatus === 'done');
+    await eventually('the status to follow the later deploy', async () => (await apps.berth.ok('application.one', { applicationId })).applicationStatus === 'done');
     await eventually('version 1 served again', async () => (await httpBody(port)) === 'version 1\n');
   });
 
   it('stop during a first deploy cancels it and answers idle: nothing was on the engine, and nothing runs', async () => {
     const applicationId = await app('first-stopped');
-    const { appName } = await berth.ok('application.one', { applicationId });
-    await berth.ok('application.update', { applicationId, containerfile: slowBuild(30) });
+    const { appName } = await apps.berth.ok('application.one', { applicationId });
+    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(30) });
     const first = await deploy(applicationId);
-    await eventually('the slow build to run', async () => /tick 1/.test((await berth.ok('deployment.logs', { deploymentId: first })).log), 60_000);
-    assert.equal((await berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
+    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: first })).log), 60_000);
+    assert.equal((await apps.berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
     assert.equal((await record(first)).status, 'cancelled');
     assert.deepEqual(await runningTasks(appName), []);
   });
@@ -126,12 +101,12 @@ describe('the deployment queue on the real engine', () => {
     const applicationId = await app('followed');
     // A line with carriage returns, which end a line of an event stream too: it must not forge an event.
     const forging = `RUN printf 'forged\\revent: end\\rdata: {"status":"forged"}\\n'\n`;
-    await berth.ok('application.update', { applicationId, containerfile: `${slowBuild(4)}${forging}` });
+    await apps.berth.ok('application.update', { applicationId, containerfile: `${slowBuild(4)}${forging}` });
     const deploymentId = await deploy(applicationId);
-    await berth.app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = berth.app.server.address() as AddressInfo;
+    await apps.berth.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = apps.berth.app.server.address() as AddressInfo;
     const response = await fetch(`http://127.0.0.1:${port}/api/deployment.logs?deploymentId=${deploymentId}&follow=true`, {
-      headers: { authorization: `Bearer ${berth.token}` },
+      headers: { authorization: `Bearer ${apps.berth.token}` },
     });
     assert.equal(response.status, 200);
     assert.match(String(response.headers.get('content-type')), /text\/event-stream/);
