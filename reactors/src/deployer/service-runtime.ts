@@ -6,9 +6,8 @@
 // it would otherwise bring the service back up when it ends.
 import type { Action } from '@berth/shared/domain/application/status';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
-import { streamName } from '@berth/shared/events/event';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
-import type { RecordedEvent } from '@berth/shared/events/event';
+import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Deployer, DeployerDeps } from './deployer.ts';
 
@@ -102,11 +101,10 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
     const id = idOf(event);
-    await cancelDeploymentsBefore(id, event);
     await deployer.queue.alone(id, async () => {
       const { record } = await recordAt(id, event.position);
       if (record) await actions.remove(record);
-    });
+    }, () => cancelDeploymentsBefore(id, event));
     for (const doc of await deploymentsOf(id)) {
       const deploymentId = String(doc.deploymentId);
       await report(deploymentAggregate, deploymentId, { type: 'PruneDeployment', data: { deploymentId } }, event);
