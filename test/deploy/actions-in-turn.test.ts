@@ -37,7 +37,7 @@ describe('start, stop and reload in the service\'s turn', () => {
     const other = await app('never-deployed');
     await apps.berth.ok('application.update', { applicationId: busy.applicationId, containerfile: slowBuild(60) });
     const building = await deploy(busy.applicationId);
-    await eventually('the slow build to run', async () => /tick 1 /.test((await apps.berth.ok('deployment.logs', { deploymentId: building })).log), 60_000);
+    await apps.building(building);
     const reloads = Array.from({ length: 16 }, () => apps.berth.call('application.reload', { applicationId: busy.applicationId, appName: busy.appName }));
     // Each waits for the build, and answers 409 "still in progress" after BERTH_ACTION_WAIT_MS.
     for (const reload of await Promise.all(reloads)) assert.match(reload.body.message, /still in progress/);

@@ -16,11 +16,25 @@ interface Record { deploymentId: string; status: string; startedAt: string | nul
 
 describe('the deployment queue on the real engine', () => {
   const apps = gitApps({ deployConcurrency: 2, taskStartTimeoutMs: 20_000, actionWaitMs: 30_000 });
-  const { slowBuild, deploy, nonce } = apps;
+  const { slowBuild, deploy, building, nonce } = apps;
   const app = async (name: string, port?: number) => (await apps.app(name, port)).applicationId;
   const record = (deploymentId: string): Promise<Record> => apps.berth.ok('deployment.one', { deploymentId });
   const until = (deploymentId: string, statuses: string[], ms = 90_000) => eventually(`deployment ${deploymentId} to be ${statuses.join(' or ')}`,
     async () => { const found = await record(deploymentId); return statuses.includes(found.status) ? found : null; }, ms);
+
+  /** An application serving version 1 on a port, then building for 60 s with `waiting` deploys queued behind. */
+  async function buildingAfterVersion1(name: string, waiting: number) {
+    const port = await freePort();
+    const applicationId = await app(name, port);
+    assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
+    await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
+    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
+    const running = await deploy(applicationId);
+    const queued: string[] = [];
+    for (let i = 0; i < waiting; i++) queued.push(await deploy(applicationId));
+    await building(running);
+    return { port, applicationId, running, queued };
+  }
 
   it('runs three deploys of one service one after another in order, while a second service deploys beside them', async () => {
     const [a, b] = [await app('serial'), await app('beside')];
@@ -34,14 +48,7 @@ describe('the deployment queue on the real engine', () => {
   });
 
   it('cleanQueues cancels the queued deploys; deployment.cancel stops a running build and the previous version still serves', async () => {
-    const port = await freePort();
-    const applicationId = await app('cancelled', port);
-    assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
-    await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
-    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
-    const running = await deploy(applicationId);
-    const queued = [await deploy(applicationId), await deploy(applicationId)];
-    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+    const { port, applicationId, running, queued } = await buildingAfterVersion1('cancelled', 2);
     await apps.berth.ok('application.cleanQueues', { applicationId });
     for (const id of queued) assert.equal((await until(id, ['cancelled'], 10_000)).reason, 'cancelled by request');
     assert.equal((await record(running)).status, 'running');
@@ -57,13 +64,7 @@ describe('the deployment queue on the real engine', () => {
   });
 
   it('stop cancels the deploys asked before it, its running build stopped; a deploy asked while it stops runs after it, and the service runs', async () => {
-    const port = await freePort();
-    const applicationId = await app('stopped', port);
-    assert.equal((await until(await deploy(applicationId), ['done', 'error'])).status, 'done');
-    await eventually('version 1 served', async () => (await httpBody(port)) === 'version 1\n');
-    await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(60) });
-    const [running, queued] = [await deploy(applicationId), await deploy(applicationId)];
-    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 60_000);
+    const { port, applicationId, running, queued } = await buildingAfterVersion1('stopped', 1);
 
     const asked = Date.now();
     const stopping = apps.berth.ok('application.stop', { applicationId });
@@ -73,7 +74,7 @@ describe('the deployment queue on the real engine', () => {
     const later = await deploy(applicationId);
     await stopping;
     assert.ok(Date.now() - asked < 30_000, 'the stop waited for the build to end');
-    assert.equal((await record(queued)).status, 'cancelled');
+    assert.equal((await record(queued[0]!)).status, 'cancelled');
     assert.ok(!/tick 60/.test((await apps.berth.ok('deployment.logs', { deploymentId: running })).log), 'the build ran to its end');
 
     assert.equal((await until(later, ['done', 'error', 'cancelled'])).status, 'done');
@@ -91,7 +92,7 @@ describe('the deployment queue on the real engine', () => {
     const { appName } = await apps.berth.ok('application.one', { applicationId });
     await apps.berth.ok('application.update', { applicationId, containerfile: slowBuild(30) });
     const first = await deploy(applicationId);
-    await eventually('the slow build to run', async () => /tick 1/.test((await apps.berth.ok('deployment.logs', { deploymentId: first })).log), 60_000);
+    await building(first);
     assert.equal((await apps.berth.ok('application.stop', { applicationId })).applicationStatus, 'idle');
     assert.equal((await record(first)).status, 'cancelled');
     assert.deepEqual(await runningTasks(appName), []);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import type { Config } from '@berth/shared/runtime/config';
 import { startBerthWithReactors, type TestBerth } from './berth.ts';
-import { TEST_IMAGE, removeDeployed } from './engine.ts';
+import { TEST_IMAGE, eventually, removeDeployed } from './engine.ts';
 import { GOOD_CONTAINERFILE, gitRepo } from './git-repo.ts';
 
 export function gitApps(config: Partial<Config>) {
@@ -39,5 +39,8 @@ export function gitApps(config: Partial<Config>) {
       return { applicationId: created.applicationId as string, appName: created.appName as string };
     },
     deploy: async (applicationId: string) => (await berth.ok('application.deploy', { applicationId })).deploymentId as string,
+    /** Resolves once the slow build of the deployment has printed its first line. */
+    building: (deploymentId: string) => eventually('the slow build to run',
+      async () => /tick 1 /.test((await berth.ok('deployment.logs', { deploymentId })).log), 60_000),
   };
 }

@@ -81,26 +81,19 @@ const PORT_TRIES = 20;
 
 /**
  * Claims `count` distinct host ports for a template's service `owner`, drawn at random from the
- * templates' range: held from its creation, as its first deploy would hold what its file publishes.
- * The ones taken are let go when the rest cannot be.
+ * templates' range, into `claimed` (the caller lets them go if the creation fails): held from its
+ * creation, as its first deploy would hold what its file publishes.
  */
-async function claimTemplatePorts(ctx: Context, owner: string, count: number): Promise<number[]> {
-  const claimed: number[] = [];
-  try {
-    for (let misses = 0; claimed.length < count;) {
-      const port = randomTemplatePort();
-      if (!claimed.includes(port) && await tryClaim(ctx, 'hostPort', hostPort(port), owner)) {
-        claimed.push(port);
-        misses = 0;
-      } else if (++misses === PORT_TRIES) {
-        throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
-      }
+async function claimTemplatePorts(ctx: Context, owner: string, count: number, claimed: number[]): Promise<void> {
+  for (let misses = 0; claimed.length < count;) {
+    const port = randomTemplatePort();
+    if (!claimed.includes(port) && await tryClaim(ctx, 'hostPort', hostPort(port), owner)) {
+      claimed.push(port);
+      misses = 0;
+    } else if (++misses === PORT_TRIES) {
+      throw conflict(`names a template that needs a free host port from ${TEMPLATE_PORTS.first} to ${TEMPLATE_PORTS.last}, and the ${PORT_TRIES} tried are all held; let some go, or publish the port yourself with compose.create`, 'id');
     }
-  } catch (error) {
-    for (const port of claimed) await release(ctx, 'hostPort', hostPort(port), owner);
-    throw error;
   }
-  return claimed;
 }
 
 /** A template as a new `raw` stack in the project, with fresh passwords, names and host ports of its own in its env. */
@@ -110,16 +103,16 @@ const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, 
   const composeId = ctx.newId(composeAggregate);
   // Before the claims: a refusal appends nothing.
   await mayJoin(ctx, input.projectId, composeId);
-  const ports = await claimTemplatePorts(ctx, composeId, portVariables(template).length);
-  const held = ports.map((port) => hostPort(port));
-  const env = generatedEnv(template, () => ports.shift()!);
+  const claimed: number[] = [];
   try {
+    await claimTemplatePorts(ctx, composeId, portVariables(template).length, claimed);
+    const ports = [...claimed];
     return await createCompose(ctx, {
       projectId: input.projectId, name: template.name, appName: template.id, description: template.description,
-      composeType: 'stack', composeFile: template.compose, env,
-    }, composeId, held);
+      composeType: 'stack', composeFile: template.compose, env: generatedEnv(template, () => ports.shift()!),
+    }, composeId, claimed.map((port) => hostPort(port)));
   } catch (error) {
-    for (const port of held) await release(ctx, 'hostPort', port, composeId);
+    for (const port of claimed) await release(ctx, 'hostPort', hostPort(port), composeId);
     throw error;
   }
 };
