@@ -48,8 +48,9 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       await failInterruptedRuns(infra, deps.report);
       const runs = new RunTerm();
       const consumers: Consumer[] = [];
-      for (const reactor of [deployer.reactor(), applicationActions(deps, deployer, work.actions),
-        composeRuntime(deps, deployer, compose.actions), ...databaseActions(infra, deps, deployer), requestedRuns(infra, deps.report, runs), proxyReactor(infra), notifier(infra)]) {
+      // The services' runtimes before the deployer: the actions they take up go ahead of the queued deployments.
+      for (const reactor of [applicationActions(deps, deployer, work.actions), composeRuntime(deps, deployer, compose.actions),
+        ...databaseActions(infra, deps, deployer), deployer.reactor(), requestedRuns(infra, deps.report, runs), proxyReactor(infra), notifier(infra)]) {
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
       }

@@ -21,5 +21,5 @@ export function composeWorkOf(infra: Infrastructure): ComposeEngineWork {
 }
 
 export const composeRuntime = (deps: DeployerDeps, deployer: Deployer, actions: ComposeActions): Reactor => serviceRuntime(deps, deployer, {
-  name: 'compose-runtime', aggregate: composeAggregate as AnyAggregate, requested: 'ComposeActionRequested', deleted: 'ComposeRemoved',
+  name: 'compose-runtime', aggregate: composeAggregate as AnyAggregate,
 }, actions);

@@ -4,7 +4,7 @@
 // then its deployment records pruned.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
 import { removeDataVolume, serviceSpecOf, servicesOf, untilReady } from '@berth/shared/databases/runtime';
-import { databaseAggregates, eventTypeOf, type Database } from '@berth/shared/domain/database/database';
+import { databaseAggregates, type Database } from '@berth/shared/domain/database/database';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
@@ -65,7 +65,6 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
 export const databaseActions = (infra: Infrastructure, deps: DeployerDeps, deployer: Deployer): Reactor[] => ENGINES.map((engine) => {
   const aggregate = databaseAggregates[engine] as AnyAggregate;
   return serviceRuntime(deps, deployer, {
-    name: `${engine}-runtime`, aggregate, requested: eventTypeOf(engine, 'ActionRequested'), deleted: eventTypeOf(engine, 'Removed'),
-    deploymentField: 'databaseId',
+    name: `${engine}-runtime`, aggregate, deploymentField: 'databaseId',
   }, engineActions(infra, engine));
 });

@@ -1,8 +1,8 @@
 // An action (start, stop, reload) asked of a service before one of its deployments goes first.
 // The bus may hand the deployment to the deployer before it hands the action to the service's
 // runtime, so the deployment's job, before it starts its work, waits (bounded) for the outcome of
-// every action asked before it. One asked long ago and never answered (a crash left it) does not
-// hold the service's deployments.
+// every action asked before it. One asked long ago and never answered (a stopped process left it,
+// taken up when the reactors start again) does not hold the service's deployments.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
@@ -20,19 +20,22 @@ const serviceStreamOf = (deployment: Deployment): string => {
   return streamName(databaseAggregates[deployment.databaseType!].name, deployment.databaseId!);
 };
 
-const requestIdOf = (event: RecordedEvent) => (event.data as { requestId?: unknown }).requestId;
+const requestIdOf = (event: RecordedEvent): unknown => (event.data as { requestId?: unknown }).requestId;
+
+/** The actions asked in a service's history that no later event answers, in the order they were asked. */
+export function unansweredRequests(events: readonly RecordedEvent[]): RecordedEvent[] {
+  const answered = new Set(events.filter((event) => !event.type.endsWith('ActionRequested')).map(requestIdOf));
+  return events.filter((event) => event.type.endsWith('ActionRequested') && !answered.has(requestIdOf(event)));
+}
 
 /** Whether the service's stream holds a recent action asked before `position` and not answered yet. */
-function unanswered(events: readonly RecordedEvent[], position: number, now: number): boolean {
-  return events.some((asked) => asked.position < position && asked.type.endsWith('ActionRequested')
-    && now - Date.parse(asked.metadata.occurredAt) < ACTIONS_FIRST_MS
-    && !events.some((later) => later.position > asked.position && requestIdOf(later) === requestIdOf(asked)));
-}
+const unansweredBefore = (events: readonly RecordedEvent[], position: number, now: number): boolean =>
+  unansweredRequests(events).some((asked) => asked.position < position && now - Date.parse(asked.metadata.occurredAt) < ACTIONS_FIRST_MS);
 
 export async function untilActionsBeforeAnswered(eventStore: EventStore, deployment: Deployment): Promise<void> {
   const queuedAt = (await eventStore.readStream(streamName(deploymentAggregate.name, deployment.deploymentId))).events[0]?.position ?? 0;
   const deadline = Date.now() + ACTIONS_FIRST_MS;
-  while (Date.now() < deadline && unanswered((await eventStore.readStream(serviceStreamOf(deployment))).events, queuedAt, Date.now())) {
+  while (Date.now() < deadline && unansweredBefore((await eventStore.readStream(serviceStreamOf(deployment))).events, queuedAt, Date.now())) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -8,5 +8,5 @@ import { serviceRuntime } from './service-runtime.ts';
 import type { ServiceActions } from './work.ts';
 
 export const applicationActions = (deps: DeployerDeps, deployer: Deployer, actions: ServiceActions): Reactor => serviceRuntime(deps, deployer, {
-  name: 'application-runtime', aggregate: applicationAggregate as AnyAggregate, requested: 'ApplicationActionRequested', deleted: 'ApplicationDeleted',
+  name: 'application-runtime', aggregate: applicationAggregate as AnyAggregate,
 }, actions);

@@ -205,8 +205,8 @@ export class Deployer {
 
   /**
    * What a crash left: running ones failed as interrupted (their services put back on the engine as
-   * a stop puts them back), services left `running` by an ended one moved on as its end says,
-   * queued ones queued again in order.
+   * a stop puts them back), services left `running` by an ended one moved on as its end says. The
+   * queued ones are queued again when the deployer's reactor starts (`requeue`).
    */
   async recover(): Promise<void> {
     const { readStore, eventStore } = this.deps;
@@ -231,6 +231,14 @@ export class Deployer {
     for (const deployment of await strandedDeployments(eventStore, readStore)) {
       await this.follow(deployment, deployment.status as Exclude<DeploymentStep, 'started'>, null);
     }
+  }
+
+  /**
+   * The queued deployments queued again, in order. After the services' runtimes took up the actions
+   * left unanswered, which thus keep their place ahead of the deployments that wait.
+   */
+  private async requeue(): Promise<void> {
+    const { readStore } = this.deps;
     const queued = (await readStore.find('deployment', 'status', 'queued') as unknown as Deployment[])
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     for (const deployment of queued) this.queue.add({ deploymentId: deployment.deploymentId, serviceId: serviceOf(deployment), cause: null });
@@ -241,6 +249,7 @@ export class Deployer {
     return {
       name: 'deployer',
       aggregate: 'deployment',
+      start: () => this.requeue(),
       handle: async (event) => {
         const { deploymentId } = event.data as { deploymentId: string };
         if (event.type === 'DeploymentQueued') {

@@ -3,12 +3,15 @@
 // event; and a deleted service's runtime parts removed (its deployment records and logs pruned).
 // Each is done in the service's turn of the deployment queue, never in the middle of a deployment.
 // A stop and a removal first cancel the deployments asked before them, a running one stopped:
-// it would otherwise bring the service back up when it ends.
+// it would otherwise bring the service back up when it ends. A request acknowledged on the bus and
+// left undone by a stopped or killed process is taken up when the reactors start.
 import type { Action } from '@berth/shared/domain/application/status';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { PENDING_ACTIONS, serviceKindOf } from '@berth/shared/domain/service-kinds';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
+import { unansweredRequests } from './actions-first.ts';
 import type { Deployer, DeployerDeps } from './deployer.ts';
 
 /** What the engine does for the kind; an action it does not offer is never requested. */
@@ -22,8 +25,6 @@ export interface ServiceKind {
   /** The durable consumer's name. */
   readonly name: string;
   readonly aggregate: AnyAggregate;
-  readonly requested: string;
-  readonly deleted: string;
   /** The field of a deployment record that names the service: its id field unless said otherwise. */
   readonly deploymentField?: string;
 }
@@ -38,6 +39,9 @@ const READ_MODELS_WAIT_MS = 30_000;
 export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: ServiceKind, actions: RuntimeActions<R>): Reactor {
   const { eventStore, report } = deps;
   const { aggregate } = kind;
+  const { actionRequested, removed } = serviceKindOf(aggregate);
+  /** Requests taken up at the start, by event id: the bus may hand one out again too. */
+  const takenUp = new Set<string>();
   const idOf = (event: RecordedEvent) => String((event.data as Record<string, unknown>)[aggregate.idField]);
   const deploymentsOf = (id: string) => deps.readStore.find('deployment', kind.deploymentField ?? aggregate.idField, id);
 
@@ -112,12 +116,24 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     }
   }
 
+  /** Each request left unanswered, in the order asked; the deployer takes up its queued deployments after these. */
+  async function takeUp(): Promise<void> {
+    await deps.readStore.waitFor(await eventStore.head(), READ_MODELS_WAIT_MS).catch(() => {});
+    for (const { id } of await deps.readStore.find(PENDING_ACTIONS, 'aggregate', aggregate.name)) {
+      for (const asked of unansweredRequests((await eventStore.readStream(streamName(aggregate.name, String(id)))).events)) {
+        takenUp.add(asked.id);
+        act(asked);
+      }
+    }
+  }
+
   return {
     name: kind.name,
     aggregate: aggregate.name,
+    start: takeUp,
     handle: async (event) => {
-      if (event.type === kind.requested) act(event);
-      else if (event.type === kind.deleted) await removeRuntime(event);
+      if (event.type === actionRequested && !takenUp.has(event.id)) act(event);
+      else if (event.type === removed) await removeRuntime(event);
     },
   };
 }
