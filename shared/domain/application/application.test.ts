@@ -122,6 +122,16 @@ describe('application decider', () => {
       .thenFails('NOT_FOUND', 'applicationId');
   });
 
+  it('refuses a reload of an idle application (stopped, or never deployed), naming applicationId: nothing runs to restart', () => {
+    const reload = { type: 'RequestAction' as const, data: { applicationId: 'a1', action: 'reload' as const, requestId: 'r1' } };
+    spec.given([created]).when(reload).thenFails('CONFLICT', 'applicationId');
+    const stopped: ApplicationEvent = { type: 'ApplicationActionSucceeded', data: { applicationId: 'a1', action: 'stop', requestId: 'r0', applicationStatus: 'idle' } };
+    spec.given([created, startedBy('d1'), stopped]).when(reload).thenFails('CONFLICT', 'applicationId');
+    spec.given([created, startedBy('d1')]).when(reload).then([{ type: 'ApplicationActionRequested', data: reload.data }]);
+    spec.given([created]).when({ ...reload, data: { ...reload.data, action: 'start' } })
+      .then([{ type: 'ApplicationActionRequested', data: { ...reload.data, action: 'start' } }]);
+  });
+
   describe('a deployment followed', () => {
     const follow = (step: 'started' | 'done' | 'error' | 'cancelled', statusBefore: 'idle' | 'done' = 'done') =>
       ({ type: 'FollowDeployment' as const, data: { applicationId: 'a1', deploymentId: 'd1', step, statusBefore } });

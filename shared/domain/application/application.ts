@@ -6,7 +6,7 @@ import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
-import { settleAction, statusFollowing, type Action, type DeploymentStep } from './status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from './status.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -145,7 +145,7 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
         return [{ type: 'ApplicationDeleted', data: command.data }];
       case 'BeginRemoval': return beginRemoval('ApplicationRemovalBegun', state, command.data, 'applicationId', LABEL);
       case 'RequestAction':
-        mustExist(state, 'applicationId', LABEL);
+        mustBeActionable(command.data.action, mustExist(state, 'applicationId', LABEL).applicationStatus, 'applicationId');
         return [{ type: 'ApplicationActionRequested', data: command.data }];
       case 'RecordActionOutcome': return actionOutcome(state, command.data);
       case 'FollowDeployment': {

@@ -1,6 +1,7 @@
 // The status machine of a service (behaviour.md): what its status becomes after each thing the
 // runtime did. `null` leaves the status as it is.
 import type { Status } from '../../contract/schema.ts';
+import { conflict } from '../../errors.ts';
 
 export const ACTIONS = ['start', 'stop', 'reload'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -34,6 +35,16 @@ export function statusFollowing(step: DeploymentStep, statusBefore: Status | nul
 export function settleAction<R extends { action: Action }>(outcome: R & { reason: string | null }, current: Status) {
   const { reason, ...request } = outcome;
   return { request, reason, status: statusAfterAction(outcome.action, reason === null) ?? current };
+}
+
+/**
+ * Refuses an action the status leaves nothing to do for, before the reactors are asked: a reload
+ * restarts the running tasks, and an idle service (stopped, or never deployed) has none.
+ */
+export function mustBeActionable(action: Action, status: Status, idField: string): void {
+  if (action === 'reload' && status === 'idle') {
+    throw conflict('names a service that is idle (stopped, or never deployed): it has no running tasks to reload; start or deploy it', idField);
+  }
 }
 
 /** After an action on the engine: succeeded, or failed (with the engine's reason). */

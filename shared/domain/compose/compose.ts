@@ -5,7 +5,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
-import { settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -175,7 +175,7 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand,
         return [{ type: 'ComposeRemoved', data: command.data }];
       case 'BeginRemoval': return beginRemoval('ComposeRemovalBegun', state, command.data, ID, LABEL);
       case 'RequestAction':
-        mustExist(state, ID, LABEL);
+        mustBeActionable(command.data.action, mustExist(state, ID, LABEL).composeStatus, ID);
         return [{ type: 'ComposeActionRequested', data: command.data }];
       case 'RecordActionOutcome': return actionOutcome(state, command.data);
       case 'FollowDeployment': {

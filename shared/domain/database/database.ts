@@ -7,7 +7,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved } from '../removal.ts';
-import { settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
 /** The record's id under its engine's id field (`dbalphaId`, ...). */
@@ -130,7 +130,7 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
           return [{ type: types.removed, data: command.data }];
         case 'BeginRemoval': return beginRemoval(types.removalBegun, state, command.data, idField, label);
         case 'RequestAction':
-          mustExist(state, idField, label);
+          mustBeActionable(command.data.action, mustExist(state, idField, label).applicationStatus, idField);
           return [{ type: types.actionRequested, data: command.data }];
         case 'RecordActionOutcome': {
           if (state === null) return []; // removed meanwhile
