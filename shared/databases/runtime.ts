@@ -1,12 +1,13 @@
 // A database service on the engine, as both the API (start, reload) and the deployer (deploy) drive
 // it: its spec rolled out, and the wait until a task runs and the engine accepts connections.
-import type { Engine } from '../contract/databases.ts';
+import { DEFAULT_IMAGES, type Engine } from '../contract/databases.ts';
 import type { Database } from '../domain/database/database.ts';
 import { profileOf, type EngineProfile } from '../domain/database/profile.ts';
 import { dataVolumeOf, databaseMark, databaseServiceSpec } from '../domain/database/service-spec.ts';
 import type { Infrastructure } from '../runtime/infrastructure.ts';
 import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
 import { DEPLOYMENT_LABEL } from '../domain/deployment/record.ts';
+import { ImageNotPulled, isImageNotPulled } from './services.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
 const READY_TIMEOUT_MS = 120_000;
@@ -60,6 +61,19 @@ export async function untilReady(
 export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) =>
   databaseServiceSpec(engine, database, credentialsOf(infra, database), profileOfDatabase(infra, engine, database));
 
+/**
+ * The kind's neutral default image (`dbgamma:15`) is a name no registry holds, run as the operator
+ * maps it: when it cannot be pulled, the failure says how to give the database a real image.
+ */
+function withDefaultImageHint(error: unknown, engine: Engine): unknown {
+  const image = DEFAULT_IMAGES[engine];
+  if (!isImageNotPulled(error) || error.reference !== image) return error;
+  const reason = error.reason.replace(/[.\s]+$/, '');
+  return new ImageNotPulled(image, `${reason}. ${image} is the neutral default image of ${engine} databases, which no registry holds: `
+    + `set the database's containerImage to an image the engine has or can pull, `
+    + `or map the default to one in BERTH_DATABASE_PROFILES ({"${engine}": {"image": "<image>"}})`);
+}
+
 /** Creates or updates the service to the database's settings and waits until it serves; answers the image. */
 export async function deployDatabase(
   infra: Infra, engine: Engine, database: Database, log: (line: string) => void, deploymentId: string,
@@ -70,7 +84,8 @@ export async function deployDatabase(
   log(`${before ? 'Updating' : 'Creating'} the service ${database.appName} from ${profile.image}`);
   const spec = serviceSpecOf(infra, engine, database);
   // Marked with its deployment, so a restart after a crash mid-deploy puts it back (reactors' recovery).
-  const generation = await services.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } });
+  const generation = await services.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } })
+    .catch((error: unknown) => { throw withDefaultImageHint(error, engine); });
   try {
     await untilReady(infra, engine, database, log, generation);
   } catch (error) {

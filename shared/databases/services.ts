@@ -33,6 +33,18 @@ export interface DatabaseServices {
 
 const generationOf = (spec: ServiceSpec) => spec.TaskTemplate.ForceUpdate ?? 0;
 
+/** An image the engine neither has nor can pull: told apart so a caller that knows why can say what to do. */
+export class ImageNotPulled extends Error {
+  constructor(readonly reference: string, readonly reason: string) {
+    super(`image ${reference} cannot be pulled: ${reason}`);
+    this.name = 'ImageNotPulled';
+  }
+}
+
+/** By name, not instanceof: this module can be loaded twice (by its path and through the workspace package). */
+export const isImageNotPulled = (error: unknown): error is ImageNotPulled =>
+  error instanceof Error && error.name === 'ImageNotPulled' && typeof (error as Partial<ImageNotPulled>).reference === 'string';
+
 /** One database's service: a service of its name without its mark is none of its (databaseMark). */
 export type DatabaseServicesOf = (mark: OwnerMark) => DatabaseServices;
 
@@ -47,7 +59,7 @@ function databaseServices(engine: ContainerEngine): DatabaseServices {
   const ensureImage = async (reference: string): Promise<void> => {
     if (await engine.imageExists(reference)) return;
     await engine.pullImage(reference).catch((error: Error) => {
-      throw new Error(`image ${reference} cannot be pulled: ${error.message}`);
+      throw new ImageNotPulled(reference, error.message);
     });
   };
 

@@ -167,12 +167,21 @@ describe('database operations', () => {
           if (procedure === 'deploy') {
             // Its default image cannot be pulled here: the deployment fails, and so does the service.
             assert.equal(await statusNow(), 'error');
+            // The kind's neutral default names no real image: the answer says how to give it one.
+            assert.match(answer.body.message, new RegExp(`image ${DEFAULT_IMAGES[engine]} cannot be pulled: .*\\. ${DEFAULT_IMAGES[engine]} is the neutral default image of ${engine} databases, which no registry holds: set the database's containerImage to an image the engine has or can pull, or map the default to one in BERTH_DATABASE_PROFILES`));
           } else {
             // Never deployed: the engine has no such service. A failed start or stop leaves the status as it was.
             assert.match(answer.body.message, new RegExp(`names ${created.appName}, which could not ${procedure}: ${created.appName} is not deployed`));
             assert.equal(await statusNow(), 'idle');
           }
         }
+        // An image the user chose that cannot be pulled is theirs to fix: no word on the kind's default.
+        const own = await create({ containerImage: `berth-absent/${engine}:1` });
+        const ownAnswer = await berth.call(`${engine}.deploy`, { [idField]: own[idField] });
+        assert.equal(ownAnswer.status, 409, JSON.stringify(ownAnswer.body));
+        assert.match(ownAnswer.body.message, new RegExp(`image berth-absent/${engine}:1 cannot be pulled: `));
+        assert.doesNotMatch(ownAnswer.body.message, /neutral default|BERTH_DATABASE_PROFILES/);
+        await berth.ok(`${engine}.remove`, { [idField]: own[idField] });
         // Its failed deployment goes with it: the reactors prune a removed database's deployment records.
         assert.equal((await berth.ok('deployment.all', { databaseId: created[idField] })).length, 1);
         await berth.ok(`${engine}.remove`, { [idField]: created[idField] });

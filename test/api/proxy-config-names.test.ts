@@ -28,8 +28,13 @@ describe('names in a proxy configuration', () => {
     ];
     for (const proxyConfig of hijacks) {
       const refused = await berth.refused('application.updateProxyConfig', { applicationId: shop.applicationId, proxyConfig }, 400, 'proxyConfig');
-      assert.match(refused.message, /the name is reserved for the (service|basic-auth middleware|redirect middlewares) Berth writes for application/);
+      assert.match(refused.message, /the name is reserved for the (service|basic-auth middleware|redirect middlewares) Berth writes for application \S+ from its (ports|security users|redirects); leave this entry out of the configuration you save/);
     }
+    // Its own service, as the proxy's file holds it and a user writes it back: what to do is to leave it out.
+    const ownService = `http:\n  services:\n    ${shop.appName}-service:\n      loadBalancer:\n        servers: [{url: "http://${shop.appName}:80"}]\n`;
+    const refused = await berth.refused('application.updateProxyConfig', { applicationId: shop.applicationId, proxyConfig: ownService }, 400, 'proxyConfig');
+    assert.equal(refused.message, `proxyConfig http.services.${shop.appName}-service: the name is reserved for the service Berth writes for application ${shop.appName} from its ports; `
+      + 'leave this entry out of the configuration you save (Berth writes it itself) and keep only your own routers, middlewares and services');
     await berth.ok('application.updateProxyConfig', { applicationId: shop.applicationId, proxyConfig: router('shop', `${shop.appName}-service`) });
   });
 

@@ -85,9 +85,11 @@ describe('registry and certificates operations', () => {
     it('refuses to remove a registry an application uses, then removes it once unused', async () => {
       const registryId = await registry('in-use');
       const { projectId } = await berth.ok('project.create', { name: 'shop' });
-      const { applicationId } = await berth.ok('application.create', { name: 'web', projectId });
+      const { applicationId, appName } = await berth.ok('application.create', { name: 'web', projectId });
       await berth.ok('application.update', { applicationId, registryId });
-      await berth.refused('registry.remove', { registryId }, 409, 'registryId');
+      const refused = await berth.refused('registry.remove', { registryId }, 409, 'registryId');
+      // Named, so the user knows which applications to change.
+      assert.match(refused.message, new RegExp(`set another registry on them \\(or none\\) first \\(1 application\\(s\\): ${appName}\\)$`));
       await berth.ok('application.update', { applicationId, registryId: null });
       assert.equal((await berth.ok('registry.remove', { registryId })).registryName, 'in-use');
       assert.equal((await berth.call('registry.one', { registryId })).status, 404);

@@ -30,10 +30,23 @@ test('a host port another service publishes fails the deployment in bounded time
   const { error, log } = await deploy(d, second);
   assert.ok(Date.now() - started < BOUND_MS + 3000, 'failed within the bound');
   assert.match(error!.message, /did not run within 3000 ms: pending: .*port/i);
+  assert.doesNotMatch(error!.message, /one task per node/, 'one replica: the port is simply taken');
   assert.ok(log.some((line) => /engine: pending/.test(line)), log.join('\n'));
   assert.equal(await engine.inspectService(second.appName), null);
   assert.deepEqual(await runningTasks(first.appName), [firstTask], 'the other service is untouched');
   assert.equal(await httpBody(port), 'berth-test httpd\n');
+});
+
+test('more replicas than nodes for a host-mode port fails saying so, and what to change', async () => {
+  const port = await freePort();
+  const app = { ...containerApp(), replicas: 2 };
+  d.ports.set(app.applicationId, [portOf(app, port)]);
+  const nodes = (await engine.listNodes()).filter((node) => node.availability === 'active' && node.state === 'ready').length;
+  assert.equal(nodes, 1, 'a one-node swarm');
+  const { error } = await deploy(d, app);
+  assert.match(error!.message, new RegExp(`did not run within 3000 ms: pending: .*port.*; a host-mode published port \\(${port}\\) takes one task per node: `
+    + '2 replicas need 2 nodes, and 1 can run tasks; lower replicas or publish in ingress mode$'));
+  assert.equal(await engine.inspectService(app.appName), null, 'what it created is removed');
 });
 
 test('an image missing from the engine fails a rollback with the engine\'s reason; the previous version serves again', async () => {

@@ -5,7 +5,10 @@ import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shar
 import { badRequest, unauthorized } from '@berth/shared/errors';
 import { EngineError } from '@berth/shared/ports/container-engine';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
-import { retire } from './reservations.ts';
+import { retire, usersOf } from './reservations.ts';
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { NAMED_USERS, type UsageWords } from '@berth/shared/domain/usage/usage';
+import type { Context } from '../context.ts';
 
 /** How the log's count of a registry's applications speaks of it. */
 export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'application(s)' } as const;
@@ -15,6 +18,20 @@ import type { InputOf } from '@berth/shared/contract/operation';
 import { mustKeepCreatedAt } from './created-at.ts';
 
 
+
+/**
+ * The words of a registry's removal with the appNames of the applications that use it (the first
+ * few: the refusal names those and counts the rest), read here since the usage stream holds ids.
+ */
+async function registryUse(ctx: Context, registryId: string): Promise<UsageWords> {
+  const users = (await usersOf(ctx, 'registry', registryId)).slice(0, NAMED_USERS);
+  const docs = await Promise.all(users.map((id) => ctx.infra.readStore.get(applicationAggregate.name, id)));
+  const names = Object.fromEntries(users.flatMap((id, i) => {
+    const appName = docs[i]?.appName;
+    return typeof appName === 'string' ? [[id, appName]] : [];
+  }));
+  return { ...REGISTRY_USE, names };
+}
 
 /** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
 const testRegistry: Handler<{ registryUrl: string; username: string; password: string }> = async (input, ctx) => {
@@ -64,7 +81,8 @@ export const registry: GroupHandlers<typeof contract.registry> = {
     const registry = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     const removed = await removal(registryAggregate, async () => {
       // An application pushes its images to its registry and nodes pull from it: it must be unset first.
-      await retire(ctx, 'registry', input.registryId, REGISTRY_USE, 'names a registry that applications use: set another registry on them first');
+      await retire(ctx, 'registry', input.registryId, await registryUse(ctx, input.registryId),
+        'names a registry that applications use: set another registry on them (or none) first');
       return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
     })(input, ctx);
     if (registry.registryType === 'selfHosted') await removeSelfHostedRegistry(ctx, registry);

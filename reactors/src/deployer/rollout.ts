@@ -2,7 +2,7 @@
 // cancelled), the service goes back to the spec it had, or away if it had none. The spec written
 // carries the deployment's id, so that after a crash the restart finds what the interrupted
 // deployment left on the engine and puts it back the same way.
-import type { RegistryAuth, ServiceInfo, ServiceSpec } from '@berth/shared/ports/container-engine';
+import { EngineError, type RegistryAuth, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks } from './service-spec.ts';
 import { waitForRollout } from '@berth/shared/runtime/task-watch';
@@ -19,16 +19,44 @@ export interface RolloutJob extends WatchJob {
 }
 
 /** Waits for the tasks of the spec the service has now (image as the engine resolved it). */
-export function waitForService(deps: DeployerDeps, info: ServiceInfo, job: WatchJob): Promise<void> {
-  return waitForRollout(deps.engine, {
-    service: info.spec.Name,
-    image: info.spec.TaskTemplate.ContainerSpec.Image,
-    forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
-    replicas: expectedTasks(info.spec),
-    timeoutMs: deps.settings.taskStartTimeoutMs,
-    signal: job.signal,
-    log: job.log,
-  });
+export async function waitForService(deps: DeployerDeps, info: ServiceInfo, job: WatchJob): Promise<void> {
+  try {
+    await waitForRollout(deps.engine, {
+      service: info.spec.Name,
+      image: info.spec.TaskTemplate.ContainerSpec.Image,
+      forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
+      replicas: expectedTasks(info.spec),
+      timeoutMs: deps.settings.taskStartTimeoutMs,
+      signal: job.signal,
+      log: job.log,
+    });
+  } catch (error) {
+    throw job.signal.aborted ? error : await withHostPortHint(deps, info.spec, error);
+  }
+}
+
+/**
+ * The engine says only that a host-mode port is in use when a service wants more tasks than there
+ * are nodes to take the port: the failure says why, and what to change.
+ */
+async function withHostPortHint(deps: Pick<DeployerDeps, 'engine'>, spec: ServiceSpec, error: unknown): Promise<unknown> {
+  // The watch's own failure (its tasks did not run), by name: not a cancellation nor an engine out of reach.
+  if (!(error instanceof Error) || error.name !== 'EngineError') return error;
+  const hint = await hostPortHint(deps, spec).catch(() => null);
+  const status = (error as Partial<EngineError>).status ?? null;
+  return hint ? new EngineError(`${error.message}; ${hint}`, status) : error;
+}
+
+/** Why the tasks cannot all run when each needs a node of its own for a host-mode port; null when they fit. */
+async function hostPortHint(deps: Pick<DeployerDeps, 'engine'>, spec: ServiceSpec): Promise<string | null> {
+  const hostPorts = (spec.EndpointSpec?.Ports ?? []).filter((port) => port.PublishMode === 'host' && port.PublishedPort > 0);
+  const replicas = expectedTasks(spec);
+  if (hostPorts.length === 0 || replicas < 2) return null;
+  const nodes = (await deps.engine.listNodes()).filter((node) => node.availability === 'active' && node.state === 'ready').length;
+  if (replicas <= nodes) return null;
+  const published = hostPorts.map((port) => port.PublishedPort).join(', ');
+  return `a host-mode published port (${published}) takes one task per node: ${replicas} replicas need ${replicas} nodes, and ${nodes} can run tasks; `
+    + 'lower replicas or publish in ingress mode';
 }
 
 /** The service back to the spec it had before a deployment, or away if the deployment created it. */

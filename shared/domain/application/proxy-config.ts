@@ -40,11 +40,31 @@ export function parsedConfig(text: string | null | undefined): unknown {
 /** What a text defines; nothing when it does not parse. */
 const definedInText = (text: string | null | undefined): Defined[] => definedIn(parsedConfig(text));
 
-function mustNotUseBerthNames(defined: readonly Defined[], appNames: readonly string[]): void {
+type BerthPart = NonNullable<ReturnType<typeof berthPartNamed>>;
+
+/** What Berth writes each of its entries from: the settings a user changes instead of the entry. */
+const SOURCES: Record<BerthPart, string> = {
+  'service': 'ports',
+  'basic-auth middleware': 'security users',
+  'redirect middlewares': 'redirects',
+};
+
+/**
+ * What to do about an entry of Berth's: the application's own one is typically written back as the
+ * proxy read answered it, so it is left out; another application's name was picked by chance.
+ */
+const adviceOn = (own: boolean) => (own
+  ? 'leave this entry out of the configuration you save (Berth writes it itself) and keep only your own routers, middlewares and services'
+  : 'leave this entry out of the configuration you save, and give your own routers, middlewares and services other names');
+
+function mustNotUseBerthNames(defined: readonly Defined[], appNames: readonly string[], own: boolean): void {
   for (const { name, path } of defined) {
     for (const appName of appNames) {
       const part = berthPartNamed(appName, name);
-      if (part) throw badRequest('proxyConfig', `${path}: the name is reserved for the ${part} Berth writes for application ${appName}; choose another name`);
+      if (part) {
+        throw badRequest('proxyConfig', `${path}: the name is reserved for the ${part} Berth writes for application ${appName} `
+          + `from its ${SOURCES[part]}; ${adviceOn(own)}`);
+      }
     }
   }
 }
@@ -57,7 +77,7 @@ export function checkProxyConfig(text: string, appName: string): string {
   const config: unknown = document.toJS();
   const fault = proxyStructureFault(config);
   if (fault) throw badRequest('proxyConfig', fault);
-  mustNotUseBerthNames(definedIn(config), [appName]);
+  mustNotUseBerthNames(definedIn(config), [appName], true);
   return text;
 }
 
@@ -84,7 +104,7 @@ export function mustNotBeNamedInOthers(appName: string, others: readonly OtherAp
  */
 export function mustNotClashWithOthers(text: string, others: readonly OtherApplication[]): void {
   const defined = definedInText(text);
-  mustNotUseBerthNames(defined, others.map((other) => other.appName));
+  mustNotUseBerthNames(defined, others.map((other) => other.appName), false);
   const taken = new Set(others.flatMap((other) => definedInText(other.proxyConfig).map(({ path }) => path)));
   const clash = defined.find(({ path }) => taken.has(path));
   if (clash) {

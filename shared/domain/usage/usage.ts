@@ -18,6 +18,23 @@ export interface UsageWords {
   readonly label: string;
   readonly field: string;
   readonly users: string;
+  /**
+   * The users' names by id, as the caller read them (an application's appName), so a refusal can
+   * say which users to change; one missing (added since) is counted but not named.
+   */
+  readonly names?: Readonly<Record<string, string>>;
+}
+
+/** At most this many users are named in a refusal; the rest are counted. */
+export const NAMED_USERS = 5;
+
+/** `2 application(s): shop-0a1b2c, web-1d2e3f`, or the count alone when the caller read no names. */
+function usersSaid(users: readonly string[], words: UsageWords): string {
+  const named = users.flatMap((user) => words.names?.[user] ?? []);
+  if (named.length === 0) return `${users.length} ${words.users}`;
+  const shown = named.slice(0, NAMED_USERS);
+  const more = users.length - shown.length;
+  return `${users.length} ${words.users}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 export type UsageCommand =
@@ -60,8 +77,8 @@ export const usageAggregate: Aggregate<Usage, UsageCommand, UsageEvent> = {
         return state?.users.includes(command.data.user) ? [{ type: 'UsageEnded', data: command.data }] : [];
       case 'Retire': {
         const { key, words, why } = command.data;
-        const count = state?.users.length ?? 0;
-        if (count > 0) throw conflict(`${why} (${count} ${words.users})`, words.field);
+        const users = state?.users ?? [];
+        if (users.length > 0) throw conflict(`${why} (${usersSaid(users, words)})`, words.field);
         return state?.retired ? [] : [{ type: 'UsageRetired', data: { key } }];
       }
       default: return exhaustive(command);
