@@ -44,3 +44,13 @@ export async function claimEach(
     if (position !== 0) taken.push(name);
   }
 }
+
+/** Claims each of `names` that nobody holds for `owner`; one another holds stays theirs. */
+export async function claimEachFree(run: RunReservation, scope: ReservationScope, names: readonly string[], owner: string): Promise<void> {
+  for (const name of names) {
+    const key = reservationKey(scope, name);
+    await run(reservationAggregate, key, { type: 'Reserve', data: { key, owner, field: scope } }).catch((error: unknown) => {
+      if (!isRefusal(error, scope)) throw error;
+    });
+  }
+}

@@ -11,6 +11,7 @@ import type { Context } from '../context.ts';
 import { change, one, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
 import { createUser, hostPort, moveName, release, stopUsing, withClaim } from './reservations.ts';
+import { letGoOfPortName, movePortName } from './port-claims.ts';
 import { retireWithDependents } from './cascade.ts';
 
 export const APPLICATION_USE = { label: 'Application', field: 'applicationId', users: 'port(s), redirect(s) or user(s)' } as const;
@@ -23,11 +24,11 @@ async function inApplication<T>(
   return createUser(ctx, 'application', applicationId, childId, APPLICATION_USE, create, () => remove(childId, ctx));
 }
 
-/** Removes a port, then lets its host port and its application go. */
+/** Removes a port, then lets its host port (to the application, while its service publishes it) and its application go. */
 export async function removePort(portId: string, ctx: Context) {
   const { before } = await ctx.execute(portAggregate, portId, { type: 'RemovePort', data: { portId } });
   if (before) {
-    await release(ctx, 'hostPort', hostPort(before.publishedPort, before.protocol), portId);
+    await letGoOfPortName(ctx, hostPort(before.publishedPort, before.protocol), portId, before.applicationId);
     await stopUsing(ctx, 'application', before.applicationId, portId);
   }
   return ctx.view(portAggregate, before);
@@ -93,23 +94,23 @@ export const port: GroupHandlers<typeof contract.port> = {
     const protocol = input.protocol ?? 'tcp';
     // The host's ports are one namespace for every service: claimed in the log before the port is written.
     return inApplication(ctx, input.applicationId, portId, () =>
-      withClaim(ctx, 'hostPort', hostPort(input.publishedPort, protocol), portId, () => change(portAggregate, async () => ({
+      movePortName(ctx, null, hostPort(input.publishedPort, protocol), portId, input.applicationId, () => change(portAggregate, async () => ({
         type: 'CreatePort',
         data: {
           portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol,
           applicationId: input.applicationId, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx),
         },
-      } satisfies PortCommand))(input, ctx), 'publishedPort'), removePort);
+      } satisfies PortCommand))(input, ctx)), removePort);
   },
   one: one(portAggregate),
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(portAggregate, input.portId, 'portId');
     const protocol = input.protocol ?? current.protocol;
     const next = hostPort(input.publishedPort, protocol);
-    return moveName(ctx, 'hostPort', hostPort(current.publishedPort, current.protocol), next, input.portId,
+    return movePortName(ctx, hostPort(current.publishedPort, current.protocol), next, input.portId, current.applicationId,
       () => change(portAggregate, async () => ({
         type: 'UpdatePort', data: { ...input, protocol, taken: await bindingsOf(current.applicationId, ctx) },
-      } satisfies PortCommand))(input, ctx), 'publishedPort');
+      } satisfies PortCommand))(input, ctx));
   },
   delete: (input, ctx) => removePort(input.portId, ctx),
 };

@@ -61,7 +61,7 @@ export const release = (ctx: Context, scope: Scope, name: string, owner: string)
  * the new one is taken first, then the change is applied, and only then is the old one let go,
  * so a failure leaves the record with the claim it owned (the new one is let go again). `next` undefined leaves it as it is.
  */
-async function moving<T>(
+export async function moving<T>(
   current: string | null, next: string | null | undefined,
   take: (name: string) => Promise<void>, letGo: (name: string) => Promise<void>, apply: () => Promise<T>,
 ): Promise<T> {

@@ -2,9 +2,10 @@
 // port: the deploy that fetched the file claims the ones it did not hold yet (another service
 // holding one fails the deployment, before anything is brought up), then lets go of the ones the
 // file no longer publishes. A database or an application port asking for a held port is refused.
+// An application's service holds the ports it publishes the same way (deployer/published-ports.ts).
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { DomainError } from '@berth/shared/errors';
-import { claimEach, releaseEach, type RunReservation } from '@berth/shared/runtime/claims';
+import { claimEach, claimEachFree, releaseEach, type RunReservation } from '@berth/shared/runtime/claims';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { Report } from '../runtime/report.ts';
 
@@ -13,6 +14,8 @@ export interface HostPorts {
   claim(held: readonly string[], ports: readonly string[]): Promise<void>;
   /** Lets go of every port of `held` not in `kept`. */
   release(held: readonly string[], kept?: readonly string[]): Promise<void>;
+  /** Claims every port of `ports` that nobody holds (an application's service publishes them). */
+  holdFree(ports: readonly string[]): Promise<void>;
 }
 
 const refusal = (port: string, error: unknown) => (error instanceof DomainError && error.code === 'CONFLICT'
@@ -24,5 +27,6 @@ export function hostPortsOf(report: Report, owner: string, cause: RecordedEvent 
   return {
     claim: (held, ports) => claimEach(run, 'hostPort', ports.filter((port) => !held.includes(port)), owner, 'composeFile', refusal),
     release: (held, kept = []) => releaseEach(run, 'hostPort', held.filter((port) => !kept.includes(port)), owner),
+    holdFree: (ports) => claimEachFree(run, 'hostPort', ports, owner),
   };
 }

@@ -22,6 +22,7 @@ import { load } from '@berth/shared/runtime/execute';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { untilActionsBeforeAnswered } from './actions-first.ts';
+import { recordPublishedPorts } from './published-ports.ts';
 import { DeploymentQueue } from './queue.ts';
 import { secretsOf } from './secrets.ts';
 import { strandedDeployments } from './stranded.ts';
@@ -144,6 +145,7 @@ export class Deployer {
         type: 'FinishDeployment', data: { deploymentId, at: this.now(), image: result.image, revision: result.revision },
       }, cause)).after;
       step = 'done';
+      if (queued.applicationId && result.publishedPorts) await recordPublishedPorts(report, queued.applicationId, deploymentId, result.publishedPorts, cause);
     } catch (error) {
       if (this.stopping) {
         log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);

@@ -3,6 +3,7 @@
 // The proxy file is not written here: the proxy reactor rewrites it on DeploymentFinished, from
 // the records as they are then and in turn with the application's other writes.
 import type { RegistryAuth } from '@berth/shared/ports/container-engine';
+import { hostPort } from '@berth/shared/domain/reservation/reservation';
 import type { DeploymentResult, DeploymentWork, InterruptedWork, RunDeployment } from './work.ts';
 import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure, parseEnv } from './env.ts';
@@ -46,7 +47,7 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     const ports = await deps.records.ports(app.applicationId);
     const spec = serviceSpecOf(app, { image, env, ports, publishMode: deps.settings.publishMode });
     await rollOut(deps, spec, auth, work);
-    return { image, revision };
+    return { image, revision, publishedPorts: ports.map((port) => hostPort(port.publishedPort, port.protocol)) };
   };
   // The application's one service is all a deployment of it changes on the engine.
   const recover = ({ deploymentId, application, log }: InterruptedWork) => restoreInterrupted(deps, deploymentId, [application.appName], log);

@@ -11,6 +11,7 @@ import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/do
 import { PENDING_ACTIONS, serviceKindOf } from '@berth/shared/domain/service-kinds';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
+import { hostPortsOf } from '../compose/host-ports.ts';
 import { unansweredRequests } from './actions-first.ts';
 import type { Deployer, DeployerDeps } from './deployer.ts';
 
@@ -107,7 +108,10 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     const id = idOf(event);
     await deployer.queue.alone(id, async () => {
       const { record } = await recordAt(id, event.position);
-      if (record) await actions.remove(record);
+      if (!record) return;
+      await actions.remove(record);
+      // The host ports its service published (handed to it as its ports went), free once the engine let them go.
+      await hostPortsOf(report, id, event).release((record as { publishedPorts?: string[] }).publishedPorts ?? []);
     }, () => cancelDeploymentsBefore(id, event));
     for (const doc of await deploymentsOf(id)) {
       const deploymentId = String(doc.deploymentId);

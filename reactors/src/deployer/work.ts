@@ -24,6 +24,8 @@ export interface DeploymentResult {
   readonly image: string;
   /** The source revision deployed (a commit id), when the source has one. */
   readonly revision: string | null;
+  /** An application's: the host ports (`<port>/<protocol>`) its service now publishes. */
+  readonly publishedPorts?: readonly string[];
 }
 
 /** A deployment of the application that was running when Berth died (crash, kill). */

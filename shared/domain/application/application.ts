@@ -37,7 +37,9 @@ export type ApplicationCommand =
   /** Asks the reactors to start, stop or reload the service; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
   | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
-  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } };
+  | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
+  /** Reported by the deployer once a rollout succeeded: the host ports the service now publishes. */
+  | { type: 'RecordPublishedPorts'; data: Id & { deploymentId: string; publishedPorts: string[] } };
 
 type ActionRequest = Id & { action: Action; requestId: string };
 
@@ -57,11 +59,12 @@ export type ApplicationEvent =
   | { type: 'ApplicationActionRequested'; data: ActionRequest }
   | { type: 'ApplicationActionSucceeded'; data: ActionRequest & { applicationStatus: Status } }
   | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status } }
-  | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } };
+  | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } }
+  | { type: 'ApplicationPortsPublished'; data: Id & { deploymentId: string; publishedPorts: string[] } };
 
 const LABEL = 'Application';
 /** What an application being removed still decides: its removal, and the reports of work started before. */
-const STILL = ['BeginRemoval', 'DeleteApplication', 'RecordActionOutcome', 'FollowDeployment'] as const satisfies readonly ApplicationCommand['type'][];
+const STILL = ['BeginRemoval', 'DeleteApplication', 'RecordActionOutcome', 'FollowDeployment', 'RecordPublishedPorts'] as const satisfies readonly ApplicationCommand['type'][];
 
 /** One change event with the fields of `patch` that differ, or none when nothing would change. */
 function change(type: ChangeEventType, state: Application | null, patch: Partial<Application>): ApplicationEvent[] {
@@ -105,6 +108,7 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
       case 'ApplicationActionFailed':
       case 'ApplicationStatusChanged':
         return state && { ...state, applicationStatus: event.data.applicationStatus };
+      case 'ApplicationPortsPublished': return state && { ...state, publishedPorts: event.data.publishedPorts };
       default: return exhaustive(event);
     }
   },
@@ -154,6 +158,12 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
         const { applicationId, deploymentId, step, statusBefore } = command.data;
         const applicationStatus = statusFollowing(step, statusBefore, state.applicationStatus);
         return applicationStatus === null ? [] : [{ type: 'ApplicationStatusChanged', data: { applicationId, deploymentId, applicationStatus } }];
+      }
+      case 'RecordPublishedPorts': {
+        if (state === null) return []; // deleted while its deployment ran
+        const publishedPorts = [...command.data.publishedPorts].sort();
+        return JSON.stringify(publishedPorts) === JSON.stringify(state.publishedPorts ?? null)
+          ? [] : [{ type: 'ApplicationPortsPublished', data: { ...command.data, publishedPorts } }];
       }
       default: return exhaustive(command);
     }

@@ -54,6 +54,12 @@ export interface Application extends OrchestratorSettings {
   /** The private half of the git SSH key, sealed; never answered (see `hidden`). */
   sshPrivateKey: Sealed | null;
   createdAt: string;
+  /**
+   * The host ports (`<port>/<protocol>`) its service publishes on the engine, as its last successful
+   * rollout left them; absent before the first. A port changed or removed since stays held in the
+   * namespace of host ports, by the application, until a rollout no longer publishes it.
+   */
+  publishedPorts?: string[];
 }
 
 /** What a create is given; everything else takes the defaults of a fresh application. */

@@ -11,11 +11,14 @@ export interface Reservation {
 
 export type ReservationCommand =
   | { type: 'Reserve'; data: { key: string; owner: string; field: string } }
-  | { type: 'Release'; data: { key: string; owner: string } };
+  | { type: 'Release'; data: { key: string; owner: string } }
+  /** From `owner` to `to`, with no moment in between when another could claim it. */
+  | { type: 'HandOver'; data: { key: string; owner: string; to: string } };
 
 export type ReservationEvent =
   | { type: 'NameReserved'; data: Reservation }
-  | { type: 'NameReleased'; data: Reservation };
+  | { type: 'NameReleased'; data: Reservation }
+  | { type: 'NameHandedOver'; data: Reservation & { from: string } };
 
 /**
  * `hostPort` names `<port>/<protocol>`: database external ports and application published ports
@@ -44,6 +47,7 @@ export const reservationAggregate: Aggregate<Reservation, ReservationCommand, Re
     switch (event.type) {
       case 'NameReserved': return { ...event.data };
       case 'NameReleased': return null;
+      case 'NameHandedOver': return { key: event.data.key, owner: event.data.owner };
       default: return exhaustive(event);
     }
   },
@@ -57,6 +61,10 @@ export const reservationAggregate: Aggregate<Reservation, ReservationCommand, Re
       }
       case 'Release':
         return state?.owner === command.data.owner ? [{ type: 'NameReleased', data: command.data }] : [];
+      case 'HandOver': {
+        const { key, owner, to } = command.data;
+        return state?.owner === owner && owner !== to ? [{ type: 'NameHandedOver', data: { key, owner: to, from: owner } }] : [];
+      }
       default: return exhaustive(command);
     }
   },

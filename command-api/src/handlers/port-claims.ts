@@ -1,0 +1,30 @@
+// A port's host port, held in the one namespace of host ports. The engine publishes an application's
+// ports as its last successful rollout left them (Application.publishedPorts), until the next one:
+// a host port a port lets go of while the engine still publishes it is handed to the application
+// (the deployer lets go of it once a rollout no longer publishes it), and a port taking it again
+// takes it back from the application. Another service cannot claim it meanwhile.
+import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
+import type { Context } from '../context.ts';
+import { claim, moving, release } from './reservations.ts';
+
+const handOver = (ctx: Context, name: string, owner: string, to: string) => {
+  const key = reservationKey('hostPort', name);
+  return ctx.execute(reservationAggregate, key, { type: 'HandOver', data: { key, owner, to } });
+};
+
+/** Claims `name` for the port (CONFLICT naming publishedPort when another service holds it). */
+async function takePortName(ctx: Context, name: string, portId: string, applicationId: string): Promise<void> {
+  if ((await handOver(ctx, name, applicationId, portId)).position === 0) await claim(ctx, 'hostPort', name, portId, 'publishedPort');
+}
+
+/** Lets go of the port's `name`: to its application while the application's service publishes it. */
+export async function letGoOfPortName(ctx: Context, name: string, portId: string, applicationId: string): Promise<void> {
+  const { state } = await ctx.load(applicationAggregate, applicationId);
+  if (state?.publishedPorts?.includes(name)) await handOver(ctx, name, portId, applicationId);
+  else await release(ctx, 'hostPort', name, portId);
+}
+
+/** Applies a change that moves a port from the host port `current` to `next` (either null: none). */
+export const movePortName = <T>(ctx: Context, current: string | null, next: string | null, portId: string, applicationId: string, apply: () => Promise<T>): Promise<T> =>
+  moving(current, next, (name) => takePortName(ctx, name, portId, applicationId), (name) => letGoOfPortName(ctx, name, portId, applicationId), apply);

@@ -1,0 +1,20 @@
+// The host ports an application's service publishes, recorded once a rollout succeeded (see
+// Application.publishedPorts): a port changed or removed since the rollout before was handed to the
+// application while the engine still published it, and is let go now that it no longer does. One
+// that nobody holds (its port let go of while this rollout ran) is held again, the engine publishing it.
+import { applicationAggregate, type Application } from '@berth/shared/domain/application/application';
+import type { RecordedEvent } from '@berth/shared/events/event';
+import { hostPortsOf } from '../compose/host-ports.ts';
+import type { Report } from '../runtime/report.ts';
+
+export async function recordPublishedPorts(
+  report: Report, applicationId: string, deploymentId: string, publishedPorts: readonly string[], cause: RecordedEvent | null,
+): Promise<void> {
+  const { before } = await report<Application>(applicationAggregate, applicationId, {
+    type: 'RecordPublishedPorts', data: { applicationId, deploymentId, publishedPorts: [...publishedPorts] },
+  }, cause);
+  if (!before) return; // deleted while it deployed: its removal lets go of what it held
+  const held = hostPortsOf(report, applicationId, cause);
+  await held.holdFree(publishedPorts);
+  await held.release(before.publishedPorts ?? [], publishedPorts);
+}
