@@ -2,7 +2,8 @@
 // real client → manual backup → the object is in the bucket → restore into a fresh database of the
 // same kind → the data is there. (The document kind cannot run here: see the profile tests.)
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import { openS3Storage } from '@berth/shared/adapters/s3/object-storage';
@@ -31,6 +32,12 @@ const CLIENTS: Record<Kind, { write: string; read: string; expect: RegExp }> = {
     read: 'REDISCLI_AUTH="$PW" redis-cli -h 127.0.0.1 -p "$PORT" GET order:1',
     expect: /^anchor$/m,
   },
+};
+
+/** Where a dump of `kind` is cut: within its rows (a SQL dump's first INSERT, a custom-format archive's last bytes), else half way. */
+const cutAt = (kind: Kind, dump: Buffer) => {
+  if (kind === 'dbalpha') return dump.indexOf('INSERT INTO');
+  return kind === 'dbgamma' ? dump.length - 8 : Math.floor(dump.length / 2);
 };
 
 describe('backup and restore of running databases', { timeout: 600_000 }, () => {
@@ -93,6 +100,30 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
       // (s3rver's one secret key equals its access key id, which is not a secret: only the password is looked for.)
       assert.ok(!(await berth.eventLog()).includes(PASSWORD), 'no password in the log');
       assert.ok(!JSON.stringify(runs).includes(PASSWORD), 'no password in a run record');
+    });
+  }
+
+  for (const kind of ['dbgamma', 'dbalpha', 'dbepsilon'] as const) {
+    it(`${kind}: a restore of a dump cut short (Berth stopped, the stream broken) leaves the database as it was`, async () => {
+      // Before, the restore dropped the data and then found the dump's end missing.
+      const db = await database(kind, `${kind}-cut`);
+      const use = { PW: PASSWORD, PORT: String(db.port) };
+      await client(kind, CLIENTS[kind].write, use);
+      const { backupId } = await berth.ok('backup.create', {
+        schedule: '0 3 29 2 *', prefix: `${kind}/cut`, destinationId, database: 'app', databaseType: kind, [`${kind}Id`]: db.id,
+      });
+      const run = await berth.ok(`backup.manualBackup${kind.charAt(0).toUpperCase()}${kind.slice(1)}`, { backupId });
+      assert.equal(run.status, 'done', run.error);
+      const storage = openS3Storage(s3.destination('backups'));
+      const dump = gunzipSync(await buffer(await storage.get(run.key)));
+      // Ended within its rows, as a stream broken there would leave it.
+      const cut = run.key.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/, '2000-01-01T00:00:00.000Z');
+      await storage.put(cut, Readable.from([gzipSync(dump.subarray(0, cutAt(kind, dump)))]));
+
+      const restored = await berth.ok('backup.restore', { backupId, key: cut });
+      assert.equal(restored.status, 'error');
+      assert.match(restored.error, /cut short or damaged, and nothing was restored|unexpected end of file|could not read from input file/);
+      assert.match(await client(kind, CLIENTS[kind].read, use), CLIENTS[kind].expect);
     });
   }
 

@@ -40,6 +40,9 @@ export interface EngineProfile {
  */
 const shell = (script: string, ...args: string[]) => ['sh', '-c', script, 'berth', ...args];
 
+/** A restore's refusal of a dump that is not whole, before it touched the database. */
+const INCOMPLETE = 'the dump is cut short or damaged, and nothing was restored';
+
 const relational = (vars: 'MARIADB' | 'MYSQL', client: string, dumper: string): Omit<EngineProfile, 'image'> => ({
   internalPort: 3306,
   dataPath: '/var/lib/mysql',
@@ -50,7 +53,12 @@ const relational = (vars: 'MARIADB' | 'MYSQL', client: string, dumper: string): 
   args: null,
   ready: shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${client} -h127.0.0.1 -uroot -e 'SELECT 1'`),
   dump: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${dumper} -uroot --single-transaction --routines --triggers -- "$1"`, database),
-  restore: (database) => shell(`MYSQL_PWD="$${vars}_ROOT_PASSWORD" exec ${client} -uroot -- "$1"`, database),
+  // Staged whole first: the client commits as it reads, so a dump cut short (Berth stopped, the
+  // bucket's stream broken) would leave tables dropped and half filled. The dump tool's last line
+  // says the dump is whole.
+  restore: (database) => shell('t=$(mktemp) || exit 1; trap \'rm -f "$t"\' EXIT; cat > "$t" || exit 1;'
+    + ` tail -n 1 "$t" | grep -q '^-- Dump completed' || { echo "${INCOMPLETE}: it lacks the dump tool's last line" >&2; exit 1; };`
+    + ` MYSQL_PWD="$${vars}_ROOT_PASSWORD" ${client} -uroot -- "$1" < "$t"`, database),
   extension: 'sql',
 });
 
@@ -65,7 +73,8 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     // Over TCP: the official image's first-start server listens on its socket only.
     ready: shell('exec pg_isready -q -h 127.0.0.1 -U "$POSTGRES_USER" -d "$POSTGRES_DB"'),
     dump: (database) => shell('exec pg_dump -U "$POSTGRES_USER" --format=custom --no-owner --no-acl -- "$1"', database),
-    restore: (database) => shell('exec pg_restore -U "$POSTGRES_USER" --clean --if-exists --no-owner --no-acl --exit-on-error -d "$1"', database),
+    // One transaction: a dump cut short (Berth stopped, the bucket's stream broken) changes nothing.
+    restore: (database) => shell('exec pg_restore -U "$POSTGRES_USER" --clean --if-exists --no-owner --no-acl --exit-on-error --single-transaction -d "$1"', database),
     extension: 'dump',
   },
   dbdelta: {
@@ -89,9 +98,12 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     // A snapshot of the whole keyspace (one database per server): the `database` is not used.
     dump: () => shell('f=$(mktemp) && REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli --rdb "$f" >/dev/null && cat "$f"; s=$?; rm -f "$f"; exit $s'),
     // The snapshot becomes the server's own snapshot file and is loaded in place of the keyspace
-    // (the file name is a protected setting); the append-only file is then rewritten from it.
+    // (the file name is a protected setting); the append-only file is then rewritten from it. It is
+    // checked whole first: a snapshot cut short would empty the keyspace the reload replaces.
     restore: () => shell('export REDISCLI_AUTH="$REDIS_PASSWORD" && d=$(redis-cli CONFIG GET dir | tail -1)'
-      + ' && f=$(redis-cli CONFIG GET dbfilename | tail -1) && cat > "$d/$f" && r=$(redis-cli DEBUG RELOAD NOSAVE)'
+      + ' && f=$(redis-cli CONFIG GET dbfilename | tail -1) && t="$d/berth-restore.rdb" && cat > "$t"'
+      + ` && { redis-check-rdb "$t" >/dev/null 2>&1 || { rm -f "$t"; echo "${INCOMPLETE}: redis-check-rdb refuses it" >&2; exit 1; }; }`
+      + ' && mv "$t" "$d/$f" && r=$(redis-cli DEBUG RELOAD NOSAVE)'
       + ' && [ "$r" = OK ] && redis-cli BGREWRITEAOF >/dev/null || { echo "reload: $r" >&2; exit 1; }'),
     extension: 'rdb',
   },
