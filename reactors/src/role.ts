@@ -20,6 +20,8 @@ import { scheduledBackups } from './backups/tick.ts';
 import { requestedRuns } from './backups/requested.ts';
 import { failInterruptedRuns } from './backups/interrupted.ts';
 import { RunTerm } from './backups/runs.ts';
+import { removeLeftKeys } from './deployer/source-git.ts';
+import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
@@ -44,6 +46,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   const role = await runLeased(infra, 'reactors', {
     async start() {
       deployer = new Deployer(deps);
+      await removeLeftKeys(sourcesDirOf(infra.config.dataDir));
       await deployer.recover();
       await failInterruptedRuns(infra, deps.report);
       const runs = new RunTerm();

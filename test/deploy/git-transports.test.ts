@@ -3,10 +3,11 @@
 // throwaway sshd on a random port that accepts only the key the application generated).
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { ended } from '../support/deployments.ts';
 import { selfSignedCertificate } from '../support/certificate.ts';
@@ -43,7 +44,7 @@ describe('git transports', () => {
     const { deploymentId } = await berth.ok('application.deploy', { applicationId: app.applicationId });
     const deployment = await ended(berth, deploymentId);
     const { log } = await berth.ok('deployment.logs', { deploymentId });
-    return { deployment, log: log as string, port };
+    return { deployment, log: log as string, port, appName: app.appName as string };
   };
 
   it('clones over https with basic auth; a wrong password fails the deployment with git\'s reason', async () => {
@@ -96,6 +97,8 @@ describe('git transports', () => {
       assert.equal(other.deployment.status, 'error');
       assert.match(other.deployment.reason, /git clone failed/);
       assert.match(other.log, /Permission denied \(publickey\)/);
+      // The key was on disk for the clone only, failed or not.
+      assert.equal(existsSync(join(sourcesDirOf(berth.dataDir), other.appName, 'ssh-key')), false);
     } finally {
       (sshd as ChildProcess | null)?.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,14 @@
 // A git source: cloned at its branch over https, ssh (with the application's generated key) or
 // from a local path, into the application's own folder. Redeploy rebuilds what was fetched.
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import type { Sealed } from '@berth/shared/crypto/secrets';
 import { runTool } from './process.ts';
+
+/** The file of a source folder that holds its ssh key while git runs. */
+const KEY_FILE = 'ssh-key';
 
 export interface GitSource {
   readonly url: string;
@@ -53,13 +56,8 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
     const source = typeof given === 'function' ? await given() : given;
     if (await originOf(dir) === source.url) {
       options.log(`Updating the checkout from ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
-      const env = await authEnv(into, source, options.secrets);
       const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
-      try {
-        await runTool('git', ['fetch', ...shallow, 'origin', source.branch ?? 'HEAD'], { ...run, cwd: dir, env });
-      } finally {
-        await rm(join(into, 'ssh-key'), { force: true });
-      }
+      await withAuth(into, source, options.secrets, (env) => runTool('git', ['fetch', ...shallow, 'origin', source.branch ?? 'HEAD'], { ...run, cwd: dir, env }));
       await runTool('git', ['reset', '--hard', 'FETCH_HEAD'], { ...run, cwd: dir });
       return revisionOf(dir, run);
     }
@@ -69,12 +67,10 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
     await rm(into, { recursive: true, force: true });
     await mkdir(into, { recursive: true });
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
-    const env = await authEnv(into, source, options.secrets);
     const branch = source.branch ? ['--branch', source.branch] : [];
     // A local repository is cloned whole (git ignores --depth there, and says so).
     const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
-    await runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, dir], { ...run, env });
-    await rm(join(into, 'ssh-key'), { force: true });
+    await withAuth(into, source, options.secrets, (env) => runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, dir], { ...run, env }));
   } else {
     options.log('Rebuilding the source fetched by the last deploy');
   }
@@ -91,9 +87,27 @@ async function revisionOf(dir: string, run: { signal: AbortSignal; log: (line: s
 const authEnv = async (into: string, source: GitSource, secrets: SecretBox): Promise<NodeJS.ProcessEnv> =>
   source.sshKey ? sshEnv(into, secrets.open(source.sshKey)) : source.basicAuth ? basicAuthEnv(source.basicAuth) : {};
 
+/** Runs git's `work` with what it needs to reach the source; a key written for it is removed after, however it ends. */
+async function withAuth<T>(into: string, source: GitSource, secrets: SecretBox, work: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
+  try {
+    return await work(await authEnv(into, source, secrets));
+  } finally {
+    await rm(join(into, KEY_FILE), { force: true });
+  }
+}
+
+/**
+ * The keys a clone or fetch stopped by a crash left in the source folders, removed when the reactors
+ * start: before any clone of theirs runs, and whatever a killed process's git still tries.
+ */
+export async function removeLeftKeys(sourcesDir: string): Promise<void> {
+  const folders = await readdir(sourcesDir).catch(() => []);
+  await Promise.all(folders.map((folder) => rm(join(sourcesDir, folder, KEY_FILE), { force: true })));
+}
+
 /** The key in a file only the engine's user reads, for the clone only (removed right after it). */
 async function sshEnv(into: string, privateKey: string): Promise<NodeJS.ProcessEnv> {
-  const keyFile = join(into, 'ssh-key');
+  const keyFile = join(into, KEY_FILE);
   await writeFile(keyFile, privateKey.endsWith('\n') ? privateKey : `${privateKey}\n`, { mode: 0o600 });
   return {
     GIT_SSH_COMMAND: `ssh -i ${keyFile} -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=${join(into, 'known_hosts')}`,
