@@ -1,6 +1,8 @@
 // The tools a deployment runs see the environment they need, never Berth's own secrets: the
 // compose tool interpolates a user's file from it.
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runTool, toolEnvironment } from './process.ts';
 
@@ -24,5 +26,32 @@ describe('the environment of the tools a deployment runs', () => {
   it('lets what the run gives win over what it inherits', () => {
     assert.deepEqual(toolEnvironment({ HOME: '/work', X: '1' }, { HOME: '/root', PATH: '/bin', BERTH_DATA_DIR: '/data' }),
       { HOME: '/work', PATH: '/bin', X: '1' });
+  });
+});
+
+/** The pids of the processes whose command line is `line`. */
+const pidsOf = (line: string) => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+  .filter((row) => row.trim().endsWith(line)).map((row) => Number(row.trim().split(/\s+/)[0]));
+
+const until = async (what: string, done: () => boolean, ms = 10_000) => {
+  for (const deadline = Date.now() + ms; !done();) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('a tool a deployment runs', () => {
+  it('dies with Berth, even killed with SIGKILL: a clone does not go on writing into the folder the restarted Berth uses', async () => {
+    const seconds = `${300 + Math.floor(Math.random() * 1000)}`;
+    const script = `import { runTool } from ${JSON.stringify(fileURLToPath(new URL('./process.ts', import.meta.url)))};
+      await runTool('sleep', [${JSON.stringify(seconds)}], { signal: new AbortController().signal, log: () => {} });`;
+    const berth = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
+    await until('the tool to start', () => pidsOf(`sleep ${seconds}`).length === 1, 20_000);
+    berth.kill('SIGKILL');
+    await until('the tool to die with it', () => pidsOf(`sleep ${seconds}`).length === 0);
+  });
+
+  it('that is not installed fails the deployment saying so', async () => {
+    await assert.rejects(runTool('berth-no-such-tool', [], { signal: NO_SIGNAL, log: () => {} }), { message: 'berth-no-such-tool is not installed on this host' });
   });
 });

@@ -30,11 +30,22 @@ export function toolEnvironment(given: NodeJS.ProcessEnv = {}, own: NodeJS.Proce
   return { ...inherited, ...given };
 }
 
+/**
+ * A tool started through util-linux's `setpriv` is killed with Berth, even by SIGKILL: a clone left
+ * running would write into the folder the restarted Berth clones into again. Where it is missing the
+ * tool runs as it is.
+ */
+const parentDeath: Promise<boolean> = isInstalled('setpriv');
+
 /** Runs `command` to its end; answers its standard output; throws its last words when it fails. */
-export function runTool(command: string, args: readonly string[], run: Run): Promise<string> {
+export async function runTool(command: string, args: readonly string[], run: Run): Promise<string> {
   const redact = run.redact ?? ((text: string) => text);
+  const diesWithBerth = await parentDeath;
+  // setpriv would only say it could not execute it.
+  if (diesWithBerth && !command.includes('/') && !(await isInstalled(command))) throw notInstalled(command);
+  const [program, programArgs] = diesWithBerth ? ['setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const child = spawn(program, programArgs, {
       cwd: run.cwd, env: toolEnvironment(run.env), signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -49,13 +60,14 @@ export function runTool(command: string, args: readonly string[], run: Run): Pro
       if (!run.quiet) logLines(chunk);
     });
     child.stderr.on('data', logLines);
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT'
-      ? new DeploymentFailure(`${command} is not installed on this host`) : error));
+    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? notInstalled(command) : error));
     child.on('close', (code) => code === 0
       ? resolve(output)
       : reject(new DeploymentFailure(`${command} ${args[0] ?? ''} failed (exit ${code}): ${redact(last)}`)));
   });
 }
+
+const notInstalled = (command: string) => new DeploymentFailure(`${command} is not installed on this host`);
 
 /** Whether `command` can be found on the PATH. */
 export async function isInstalled(command: string): Promise<boolean> {
