@@ -5,6 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { SqliteEventStore } from '@berth/shared/adapters/sqlite/event-store';
+import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
+import { execute } from '@berth/shared/runtime/execute';
 import { startDeployingBerth, until } from '../support/deployer.ts';
 
 describe('deployments across a restart (engine work replaced by a double)', () => {
@@ -51,6 +54,36 @@ describe('deployments across a restart (engine work replaced by a double)', () =
       assert.equal(stopped.status, 'error');
       assert.equal(stopped.reason, 'interrupted');
       await third.berth.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends a deployment whose cancellation was asked just before the crash as cancelled, its service back to its status before', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'berth-recovery-cancel-'));
+    try {
+      const first = await startDeployingBerth({ dataDir });
+      const { projectId } = await first.berth.ok('project.create', { name: 'crash' });
+      const { applicationId } = await first.berth.ok('application.create', { name: 'cancelled-then-crashed', projectId });
+      await first.berth.ok('application.saveContainerProvider', { applicationId, containerImage: 'crash:1' });
+      const deployed = (await first.berth.ok('application.deploy', { applicationId })).deploymentId;
+      (await first.double.runs(deployed)).open();
+      await until(first.berth, deployed, 'done');
+      const running = (await first.berth.ok('application.deploy', { applicationId })).deploymentId;
+      await first.double.runs(running);
+      await until(first.berth, running, 'running');
+      // The process dies before its reactors hear the cancellation, which is in the log.
+      await first.berth.stop({ keepData: true });
+      const log = new SqliteEventStore(join(dataDir, 'events.db'));
+      await execute(log, deploymentAggregate, running, { type: 'CancelDeployment', data: { deploymentId: running, at: new Date().toISOString() } },
+        { actorId: null, correlationId: 'cancel-then-crash', causationId: null, occurredAt: new Date().toISOString() });
+      await log.close();
+
+      const second = await startDeployingBerth({ dataDir });
+      assert.equal((await until(second.berth, running, 'cancelled')).reason, 'cancelled by request');
+      assert.match((await second.berth.ok('deployment.logs', { deploymentId: running })).log, /Cancelled: the service stays on its previous version/);
+      assert.equal((await second.berth.ok('application.one', { applicationId })).applicationStatus, 'done');
+      await second.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

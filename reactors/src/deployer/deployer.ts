@@ -29,6 +29,9 @@ import { strandedDeployments } from './stranded.ts';
 import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
 import { deploymentTag, localRepository } from './images.ts';
 
+/** A cancelled deployment's last line: the rollout put back what ran before it. */
+const CANCELLED_LINE = 'Cancelled: the service stays on its previous version';
+
 /** The service a deployment belongs to (an application, a compose service), as the deployer runs it. */
 export interface DeployedService {
   readonly appName: string;
@@ -154,7 +157,7 @@ export class Deployer {
         }, cause)).after;
         step = 'error';
       } else if (controller.signal.aborted) {
-        log.line('Cancelled: the service stays on its previous version');
+        log.line(CANCELLED_LINE);
         ended = (await report<Deployment>(deploymentAggregate, deploymentId, { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }, cause)).after;
         step = 'cancelled';
       } else {
@@ -222,12 +225,14 @@ export class Deployer {
       // The engine first: a crash during this leaves the deployment `running`, to be put back at the next start.
       await service?.recover?.(deploymentId, (line) => log.line(line))
         .catch((error: unknown) => log.line(`Could not restore the service: ${reasonOf(error)}`));
-      const failed = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, {
-        type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED },
-      }, null);
-      if (failed.position > 0 && failed.after) {
-        log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
-        await this.follow(failed.after, 'error', null);
+      // A cancellation asked before the crash is what the caller wanted, and the engine is put back as a cancel puts it.
+      const cancelled = deployment?.cancelRequested === true;
+      const ended = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, cancelled
+        ? { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }
+        : { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED } }, null);
+      if (ended.position > 0 && ended.after) {
+        log.line(cancelled ? CANCELLED_LINE : `Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+        await this.follow(ended.after, cancelled ? 'cancelled' : 'error', null);
       }
     }
     for (const deployment of await strandedDeployments(eventStore, readStore)) {
