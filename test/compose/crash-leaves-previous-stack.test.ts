@@ -3,6 +3,7 @@
 // to the version before the deployment, one it created is removed (its task does not retry
 // forever), and the deployment's log says so; the next deploy does not start from the leftover.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { TEST_IMAGE, engine, eventually } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
@@ -69,5 +70,27 @@ describe('a stack deployment interrupted by a crash', () => {
     assert.match(log, new RegExp(`Removed the service ${appName}_extra this deployment created`));
     assert.match(log, new RegExp(`Restored the previous version of ${appName}_web`));
     assert.match(log, /Failed: interrupted/);
+  });
+
+  it('removes after the restart what an interrupted first deploy created: its services and its network', async () => {
+    const held = await holdPort();
+    cleanups.push(async () => held.server.close());
+    const berth = await crashingBerth({ BERTH_TASK_START_TIMEOUT_MS: '180000' });
+    cleanups.push(() => berth.close());
+    await berth.start();
+    const { projectId } = await berth.api.ok('project.create', { name: 'crashing first stack' });
+    const { composeId, appName } = await berth.api.ok('compose.create', { name: 'first', projectId, composeType: 'stack' });
+    namespaces.push(appName);
+    const networks = () => execFileSync('docker', ['network', 'ls', '-q', '--filter', `label=com.docker.stack.namespace=${appName}`], { encoding: 'utf8' }).trim();
+    await berth.api.ok('compose.update', { composeId, composeFile: `${file(held.port, null)}    networks: [back]\nnetworks:\n  back: {}\n`, env: 'V=one' });
+    const { deploymentId } = await berth.api.ok('compose.deploy', { composeId });
+    await eventually('web to be created, waiting for its port', async () => (await engine.inspectService(`${appName}_web`)) !== null && networks() !== '', 60_000);
+    await berth.kill();
+
+    await berth.start();
+    const interrupted = await deploymentWhen(berth.api, deploymentId, (d) => d.status !== 'running', 'the deployment to end');
+    assert.equal(interrupted.reason, 'interrupted');
+    await eventually('its service and its network to be removed', async () => (await engine.inspectService(`${appName}_web`)) === null && networks() === '', 30_000);
+    assert.match((await berth.api.ok('deployment.logs', { deploymentId })).log, new RegExp(`Removed what this failed first deploy of ${appName} created`));
   });
 });

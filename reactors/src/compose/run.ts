@@ -40,11 +40,11 @@ async function removeOtherKind(deps: ComposeDeps, work: ComposeWork): Promise<vo
 }
 
 /**
- * After a failed first deploy of this kind, what it created (networks, secrets, created containers)
+ * After a failed (or interrupted) first deploy of this kind, what it created (networks, secrets, created containers)
  * removed, as the deployer removes a failed first service. Its named volumes and built images stay,
  * and carry the appName, which therefore no longer changes (app-name.ts).
  */
-async function undoFirst(deps: ComposeDeps, work: ComposeWork): Promise<void> {
+async function undoFirst(deps: ComposeDeps, work: Pick<ComposeWork, 'compose' | 'log'>): Promise<void> {
   await removeKind(deps, work.compose, work.compose.composeType)
     .then(() => work.log(`Removed what this failed first deploy of ${work.compose.appName} created`))
     .catch((error: unknown) => work.log(`Could not remove what this failed deploy created: ${String(error)}`));
@@ -76,10 +76,14 @@ export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
     await settle(true);
     return result;
   };
-  // A stack's services, found by its namespace (a service the deployment created too); a compose
-  // project is left as a stopped `up` leaves it, as after a failed or cancelled deployment.
-  const recover = async ({ deploymentId, compose, log }: InterruptedComposeWork) =>
-    restoreInterrupted(deps, deploymentId, await deps.stacks.services(compose.appName), log);
+  // A first deploy (none before got as far as recording its file) is undone as a failed one is: all
+  // it created goes. Else a stack's services go back, found by its namespace (a service the deployment
+  // created too), and a compose project is left as a stopped `up` leaves it, as after a failed or
+  // cancelled deployment.
+  const recover = async ({ deploymentId, compose, log }: InterruptedComposeWork) => {
+    if (compose.fetchedServices === undefined) return undoFirst(deps, { compose, log });
+    return restoreInterrupted(deps, deploymentId, await deps.stacks.services(compose.appName), log);
+  };
   return Object.assign(run, { recover });
 }
 
