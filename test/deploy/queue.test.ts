@@ -130,6 +130,28 @@ describe('deployment queue (engine work replaced by a double)', () => {
     assert.equal((await it_.berth.ok('application.one', { applicationId })).applicationStatus, 'error');
   });
 
+  it('starts a deployment waiting behind an action from the status the action left, its outcome in the log before the start', async () => {
+    const applicationId = await newApp('after-reload');
+    const appName = (await it_.berth.ok('application.one', { applicationId })).appName;
+    const running = await deploy(applicationId);
+    await it_.double.runs(running);
+    // A reload waits behind the running deployment, and a deployment behind the reload.
+    const reloading = it_.berth.call('application.reload', { applicationId, appName });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const next = await deploy(applicationId);
+    it_.double.failNextAction = 'tasks did not restart';
+    (await it_.double.runs(running)).open();
+    assert.equal((await reloading).status, 409);
+    await it_.double.runs(next);
+    const { events } = await it_.berth.berth.infrastructure.eventStore.readStream(`application-${applicationId}`);
+    const failed = events.find((event) => event.type === 'ApplicationActionFailed')!;
+    const started = (await it_.berth.berth.infrastructure.eventStore.readStream(`deployment-${next}`)).events.find((event) => event.type === 'DeploymentStarted')!;
+    assert.ok(failed.position < started.position, 'the reload\'s outcome comes before the next deployment starts');
+    assert.equal((started.data as { statusBefore: string }).statusBefore, 'error');
+    (await it_.double.runs(next)).open();
+    await until(it_.berth, next, 'done');
+  });
+
   it('refuses to deploy an application without a source, naming the field, and queues nothing', async () => {
     const { projectId } = await it_.berth.ok('project.create', { name: 'sourceless' });
     const { applicationId } = await it_.berth.ok('application.create', { name: 'bare', projectId });

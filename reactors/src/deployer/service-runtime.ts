@@ -83,8 +83,9 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     const id = idOf(event);
     let answered = false;
     let cancelled = 0;
-    const done = deployer.queue.alone(id, async () => {
-      if (answered) return;
+    /** Why the step before the turn failed (a stop's cancellations): the turn then only says so. */
+    let failedFirst: string | null = null;
+    const perform = async () => {
       // From the record as it is after the deployment that ran.
       const { record } = await recordAt(id);
       if (!record) throw new Error(`the ${aggregate.label.toLowerCase()} was deleted`);
@@ -93,14 +94,21 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
       // The first deploy this stop cancelled left nothing on the engine: nothing runs, as asked.
       if (cancelled > 0 && actions.isOnEngine && !(await actions.isOnEngine(record))) return;
       await action(record);
+    };
+    void deployer.queue.alone(id, async () => {
+      if (answered) return;
+      const reason = failedFirst ?? await perform().then(() => null, reasonOf);
+      // Reported in the turn: a deployment waiting behind the action starts from the status it left.
+      await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
     }, async () => {
-      // Answered already (a redelivery): the engine is not asked twice.
-      const { events } = await recordAt(id);
-      answered = events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId);
-      if (!answered && request.action === 'stop') cancelled = await cancelDeploymentsBefore(id, event);
-    });
-    void done.then(() => null, reasonOf).then(async (reason) => {
-      if (!answered) await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
+      try {
+        // Answered already (a redelivery): the engine is not asked twice.
+        const { events } = await recordAt(id);
+        answered = events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId);
+        if (!answered && request.action === 'stop') cancelled = await cancelDeploymentsBefore(id, event);
+      } catch (error) {
+        failedFirst = reasonOf(error);
+      }
     }).catch((error: unknown) => console.warn(`the ${request.action} of ${id} was done, and its outcome could not be reported: ${reasonOf(error)}`));
   }
 
