@@ -2,13 +2,10 @@
 // service. The reactors acknowledge a request on the bus before they do it (an action waits for its
 // service's turn without holding the bus), so the bus never hands out again one a stopped or killed
 // process left undone: the reactors take these up when they start.
-import { PENDING_ACTIONS, SERVICE_KINDS, type ServiceKindOfProject } from '@berth/shared/domain/service-kinds';
-import type { RecordedEvent } from '@berth/shared/events/event';
+import { PENDING_ACTIONS, SERVICE_KINDS, requestIdOf, type ServiceKindOfProject } from '@berth/shared/domain/service-kinds';
 import type { Projection } from './projection.ts';
 
 const byAggregate = new Map<string, ServiceKindOfProject>(SERVICE_KINDS.map((kind) => [kind.aggregate.name, kind]));
-
-const requestIdOf = (event: RecordedEvent): unknown => (event.data as { requestId?: unknown }).requestId;
 
 export const pendingActions: Projection = {
   name: 'pendingActions',

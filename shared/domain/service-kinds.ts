@@ -35,3 +35,10 @@ export const SERVICE_SUMMARIES = 'serviceSummary';
 
 /** The read model of the services with an action asked and not answered yet, one document per service. */
 export const PENDING_ACTIONS = 'pendingActions';
+
+/** The action request an event names: the request itself, or its outcome. */
+export const requestIdOf = (event: { readonly data: unknown }): unknown => (event.data as { requestId?: unknown }).requestId;
+
+/** Whether `event` answers the request `requestId`: any event naming it but the request. */
+export const answersRequest = (event: { readonly type: string; readonly data: unknown }, requestId: unknown): boolean =>
+  requestIdOf(event) === requestId && !event.type.endsWith('ActionRequested');

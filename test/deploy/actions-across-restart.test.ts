@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { eventually } from '../support/engine.ts';
 import { startDeployingBerth, until } from '../support/deployer.ts';
 import type { TestBerth } from '../support/berth.ts';
+import { ManualClock } from '../support/clock.ts';
 
 const eventsOf = async (berth: TestBerth, applicationId: string) =>
   (await berth.berth.infrastructure.eventStore.readStream(`application-${applicationId}`)).events;
@@ -43,6 +44,34 @@ describe('actions across a restart (engine work replaced by a double)', () => {
       gate.open();
       await until(second.berth, queuedAfter, 'done');
       assert.equal((await second.berth.ok('application.one', { applicationId })).applicationStatus, 'done');
+      await second.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers a request left unanswered too long ago as expired, not done, its status unchanged', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'berth-actions-expired-'));
+    try {
+      const first = await startDeployingBerth({ dataDir, config: { actionWaitMs: 300 } });
+      const { projectId } = await first.berth.ok('project.create', { name: 'expired' });
+      const { applicationId } = await first.berth.ok('application.create', { name: 'long-gone', projectId });
+      await first.berth.ok('application.saveContainerProvider', { applicationId, containerImage: 'expired:1' });
+      const running = (await first.berth.ok('application.deploy', { applicationId })).deploymentId;
+      await first.double.runs(running);
+      assert.equal((await first.berth.call('application.start', { applicationId })).status, 409);
+      await first.berth.stop({ keepData: true });
+
+      // Back eleven minutes later: the start is not done then.
+      const clock = new ManualClock(Date.now() + 11 * 60_000);
+      const second = await startDeployingBerth({ dataDir, clock });
+      const { requestId } = (await eventsOf(second.berth, applicationId)).find((event) => event.type === 'ApplicationActionRequested')!.data as { requestId: string };
+      const outcome = await eventually('the start to be answered', async () =>
+        (await eventsOf(second.berth, applicationId)).find((event) => event.type === 'ApplicationActionFailed' && (event.data as { requestId?: string }).requestId === requestId), 10_000);
+      assert.match((outcome.data as { reason: string }).reason, /^not done: Berth stopped before it was, 1\d minutes ago; ask again$/);
+      assert.deepEqual(second.double.actions, []);
+      // The interrupted deployment's error stays: the expired start moved nothing.
+      assert.equal((await second.berth.ok('application.one', { applicationId })).applicationStatus, 'error');
       await second.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

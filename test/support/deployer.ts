@@ -6,6 +6,7 @@ import type { DeploymentWork } from '@berth/reactors/deployer/work';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import type { Application } from '@berth/shared/domain/application/record';
 import type { Config } from '@berth/shared/runtime/config';
+import type { Clock } from '@berth/shared/ports/clock';
 import { startBerth, type TestBerth } from './berth.ts';
 
 interface Gate {
@@ -67,7 +68,7 @@ export function workDouble(secrets: SecretBox) {
   return { double, work: { run, actions: { start: action('start'), stop: action('stop'), reload: action('reload'), remove: action('remove'), pruneImages } } };
 }
 
-export async function startDeployingBerth(options: { dataDir?: string; config?: Partial<Config> } = {}) {
+export async function startDeployingBerth(options: { dataDir?: string; config?: Partial<Config>; clock?: Clock } = {}) {
   const berth: TestBerth = await startBerth({ ...options, config: { roles: ['projections', 'relay'], actionWaitMs: 5000, ...options.config } });
   const { double, work } = workDouble(berth.berth.infrastructure.secrets);
   const reactors = await startReactors(berth.berth.infrastructure, work);

@@ -7,6 +7,7 @@ import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
+import { answersRequest } from '@berth/shared/domain/service-kinds';
 import type { Context } from '../context.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -23,7 +24,7 @@ export async function act(aggregate: AnyAggregate, action: Action, id: string, c
   await ctx.execute(aggregate, id, { type: 'RequestAction', data: { [field]: id, action, requestId } });
   const requested = ctx.position;
   const outcome = await waitForEvent(ctx, aggregate.name, id, requested,
-    (event) => (event.data as { requestId?: string }).requestId === requestId && !event.type.endsWith('ActionRequested'));
+    (event) => answersRequest(event, requestId));
   const { appName } = await ctx.mustLoad(aggregate, id, field) as { appName: string };
   if (!outcome) throw conflict(`The ${action} of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
   if (outcome.type.endsWith('ActionFailed')) {

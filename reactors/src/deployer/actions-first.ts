@@ -6,6 +6,7 @@
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
+import { answersRequest, requestIdOf } from '@berth/shared/domain/service-kinds';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
@@ -20,11 +21,10 @@ const serviceStreamOf = (deployment: Deployment): string => {
   return streamName(databaseAggregates[deployment.databaseType!].name, deployment.databaseId!);
 };
 
-const requestIdOf = (event: RecordedEvent): unknown => (event.data as { requestId?: unknown }).requestId;
-
 /** The actions asked in a service's history that no later event answers, in the order they were asked. */
 export function unansweredRequests(events: readonly RecordedEvent[]): RecordedEvent[] {
-  const answered = new Set(events.filter((event) => !event.type.endsWith('ActionRequested')).map(requestIdOf));
+  // The requests the stream's outcomes answer, gathered once: a service's stream can be long.
+  const answered = new Set(events.filter((event) => answersRequest(event, requestIdOf(event))).map(requestIdOf));
   return events.filter((event) => event.type.endsWith('ActionRequested') && !answered.has(requestIdOf(event)));
 }
 

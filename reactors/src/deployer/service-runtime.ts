@@ -8,7 +8,7 @@
 import type { Action } from '@berth/shared/domain/application/status';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
-import { PENDING_ACTIONS, serviceKindOf } from '@berth/shared/domain/service-kinds';
+import { PENDING_ACTIONS, answersRequest, serviceKindOf } from '@berth/shared/domain/service-kinds';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Reactor } from '../runtime/reactor.ts';
 import { hostPortsOf } from '../compose/host-ports.ts';
@@ -36,6 +36,9 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** How long a stop or removal waits for the read models to hold the deployments asked before it. */
 const READ_MODELS_WAIT_MS = 30_000;
+
+/** How recent a request left unanswered by a stopped process must be to be done when the reactors start. */
+const TAKE_UP_MS = 10 * 60_000;
 
 export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: ServiceKind, actions: RuntimeActions<R>): Reactor {
   const { eventStore, report } = deps;
@@ -104,7 +107,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
       try {
         // Answered already (a redelivery): the engine is not asked twice.
         const { events } = await recordAt(id);
-        answered = events.some((e) => e.position > event.position && (e.data as Partial<Request>).requestId === request.requestId);
+        answered = events.some((later) => answersRequest(later, request.requestId));
         if (!answered && request.action === 'stop') cancelled = await cancelDeploymentsBefore(id, event);
       } catch (error) {
         failedFirst = reasonOf(error);
@@ -128,15 +131,26 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     }
   }
 
-  /** Each request left unanswered, in the order asked; the deployer takes up its queued deployments after these. */
+  /**
+   * Each request left unanswered, in the order asked (the deployer takes up its queued deployments
+   * after these; its recovery has waited for the read models). One asked too long ago is answered as
+   * expired, not done: the service has been deployed or acted on since, as far as anyone knows.
+   */
   async function takeUp(): Promise<void> {
-    await deps.readStore.waitFor(await eventStore.head(), READ_MODELS_WAIT_MS).catch(() => {});
     for (const { id } of await deps.readStore.find(PENDING_ACTIONS, 'aggregate', aggregate.name)) {
       for (const asked of unansweredRequests((await eventStore.readStream(streamName(aggregate.name, String(id)))).events)) {
         takenUp.add(asked.id);
-        act(asked);
+        const age = deps.clock.now().getTime() - Date.parse(asked.metadata.occurredAt);
+        if (age <= TAKE_UP_MS) act(asked);
+        else await expire(asked, age);
       }
     }
+  }
+
+  async function expire(asked: RecordedEvent, age: number): Promise<void> {
+    const reason = `not done: Berth stopped before it was, ${Math.round(age / 60_000)} minutes ago; ask again`;
+    await report(aggregate, idOf(asked), { type: 'RecordActionOutcome', data: { ...(asked.data as Request), reason, expired: true } }, asked)
+      .catch((error: unknown) => console.warn(`the expired ${(asked.data as Request).action} of ${idOf(asked)} could not be answered: ${reasonOf(error)}`));
   }
 
   return {

@@ -6,7 +6,7 @@ import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
-import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from './status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from './status.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -36,7 +36,7 @@ export type ApplicationCommand =
   | BeginRemoval<Id>
   /** Asks the reactors to start, stop or reload the service; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
-  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
+  | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome }
   | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
   /** Reported by the deployer once a rollout succeeded: the host ports the service now publishes. */
   | { type: 'RecordPublishedPorts'; data: Id & { deploymentId: string; publishedPorts: string[] } };
@@ -72,7 +72,7 @@ function change(type: ChangeEventType, state: Application | null, patch: Partial
   return updated(type, 'applicationId', application.applicationId, application, patch);
 }
 
-function actionOutcome(state: Application | null, data: ActionRequest & { reason: string | null }): ApplicationEvent[] {
+function actionOutcome(state: Application | null, data: ActionRequest & ActionOutcome): ApplicationEvent[] {
   if (state === null) return [];
   const { request, reason, status: applicationStatus } = settleAction(data, state.applicationStatus);
   return reason === null

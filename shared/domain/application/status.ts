@@ -32,9 +32,16 @@ export function statusFollowing(step: DeploymentStep, statusBefore: Status | nul
  * An action's reported outcome, settled: the request it answers, whether it succeeded, and the
  * status the service is left with (`current` when the action does not move it).
  */
-export function settleAction<R extends { action: Action }>(outcome: R & { reason: string | null }, current: Status) {
-  const { reason, ...request } = outcome;
-  return { request, reason, status: statusAfterAction(outcome.action, reason === null) ?? current };
+export function settleAction<R extends { action: Action }>(outcome: R & ActionOutcome, current: Status) {
+  const { reason, expired, ...request } = outcome;
+  // One never done (asked before a stop of Berth, too long ago to do now) leaves the status alone.
+  return { request, reason, status: (expired ? null : statusAfterAction(outcome.action, reason === null)) ?? current };
+}
+
+/** What the reactors report of a request: null, or why it failed; `expired` when it was never done. */
+export interface ActionOutcome {
+  readonly reason: string | null;
+  readonly expired?: boolean;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
-import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -64,7 +64,7 @@ export type ComposeCommand =
   | BeginRemoval<Id>
   /** Asks the reactors to act on the running stack; `requestId` names the answer to wait for. */
   | { type: 'RequestAction'; data: ActionRequest }
-  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } }
+  | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome }
   | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
   /** Reported by the compose reactor once a deployment has fetched the file: the services it names, the host ports it publishes. */
   | { type: 'RecordFetchedFile'; data: FetchedFile };
@@ -112,7 +112,7 @@ function randomize(compose: Compose, suffix: string): ComposeEvent[] {
   return composeFile === compose.composeFile ? [] : [{ type: 'ComposeRandomized', data: { composeId: compose.composeId, suffix, composeFile } }];
 }
 
-function actionOutcome(state: Compose | null, data: ActionRequest & { reason: string | null }): ComposeEvent[] {
+function actionOutcome(state: Compose | null, data: ActionRequest & ActionOutcome): ComposeEvent[] {
   if (state === null) return []; // deleted meanwhile
   const { request, reason, status: composeStatus } = settleAction(data, state.composeStatus);
   return reason === null

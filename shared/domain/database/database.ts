@@ -7,7 +7,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved } from '../removal.ts';
-import { mustBeActionable, settleAction, statusFollowing, type Action, type DeploymentStep } from '../application/status.ts';
+import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
 /** The record's id under its engine's id field (`dbalphaId`, ...). */
@@ -51,7 +51,7 @@ export type DatabaseCommand =
   | BeginRemoval<DatabaseKey>
   /** start, stop, reload: asked of the reactors, which report the outcome. */
   | { type: 'RequestAction'; data: ActionRequest }
-  | { type: 'RecordActionOutcome'; data: ActionRequest & { reason: string | null } };
+  | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome };
 
 type ActionRequest = DatabaseKey & { action: Action; requestId: string };
 
