@@ -18,11 +18,18 @@ async function takePortName(ctx: Context, name: string, portId: string, applicat
   if ((await handOver(ctx, name, applicationId, portId)).position === 0) await claim(ctx, 'hostPort', name, portId, 'publishedPort');
 }
 
+/** Whether the application's service publishes `name`, as its stream says now. */
+async function publishes(ctx: Context, applicationId: string, name: string): Promise<boolean> {
+  ctx.forget(applicationAggregate, applicationId); // the deployer records them, not this request
+  return (await ctx.load(applicationAggregate, applicationId)).state?.publishedPorts?.includes(name) ?? false;
+}
+
 /** Lets go of the port's `name`: to its application while the application's service publishes it. */
 export async function letGoOfPortName(ctx: Context, name: string, portId: string, applicationId: string): Promise<void> {
-  const { state } = await ctx.load(applicationAggregate, applicationId);
-  if (state?.publishedPorts?.includes(name)) await handOver(ctx, name, portId, applicationId);
-  else await release(ctx, 'hostPort', name, portId);
+  if (!(await publishes(ctx, applicationId, name))) return release(ctx, 'hostPort', name, portId);
+  await handOver(ctx, name, portId, applicationId);
+  // A rollout that no longer publishes it may have been recorded meanwhile, letting go only of what the application held then.
+  if (!(await publishes(ctx, applicationId, name))) await release(ctx, 'hostPort', name, applicationId);
 }
 
 /** Applies a change that moves a port from the host port `current` to `next` (either null: none). */

@@ -137,6 +137,7 @@ export class Deployer {
     const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
     let step: DeploymentStep;
+    let published: { applicationId: string; ports: readonly string[] } | null = null;
     try {
       log.line(`${started.after.title} of ${service.appName} (${queued.kind}) started`);
       controller.signal.throwIfAborted(); // cancelled while it started: nothing to undo
@@ -148,7 +149,8 @@ export class Deployer {
         type: 'FinishDeployment', data: { deploymentId, at: this.now(), image: result.image, revision: result.revision },
       }, cause)).after;
       step = 'done';
-      if (queued.applicationId && result.publishedPorts) await recordPublishedPorts(report, queued.applicationId, deploymentId, result.publishedPorts, cause);
+      // After the end, not in the try: a failure here does not make the deployment's end an error.
+      published = queued.applicationId && result.publishedPorts ? { applicationId: queued.applicationId, ports: result.publishedPorts } : null;
     } catch (error) {
       if (this.stopping) {
         log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
@@ -173,6 +175,10 @@ export class Deployer {
       this.running.delete(deploymentId);
     }
     if (ended) await this.follow(ended, step, cause);
+    if (published) {
+      await recordPublishedPorts(report, this.deps.readStore, published.applicationId, deploymentId, published.ports, cause)
+        .catch((error: unknown) => log.line(`Could not record the host ports the service publishes: ${reasonOf(error)}`));
+    }
     await this.prune(queued, cause, service.appName);
   }
 
