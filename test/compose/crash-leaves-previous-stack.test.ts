@@ -72,7 +72,7 @@ describe('a stack deployment interrupted by a crash', () => {
     assert.match(log, /Failed: interrupted/);
   });
 
-  it('removes after the restart what an interrupted first deploy created: its services and its network', async () => {
+  it('removes after the restart what an interrupted first deploy created (one before it failed): its services and its network', async () => {
     const held = await holdPort();
     cleanups.push(async () => held.server.close());
     const berth = await crashingBerth({ BERTH_TASK_START_TIMEOUT_MS: '180000' });
@@ -82,6 +82,10 @@ describe('a stack deployment interrupted by a crash', () => {
     const { composeId, appName } = await berth.api.ok('compose.create', { name: 'first', projectId, composeType: 'stack' });
     namespaces.push(appName);
     const networks = () => execFileSync('docker', ['network', 'ls', '-q', '--filter', `label=com.docker.stack.namespace=${appName}`], { encoding: 'utf8' }).trim();
+    // A deploy that fails leaves nothing; the next one is the first to bring anything up.
+    await berth.api.ok('compose.update', { composeId, composeFile: 'services:\n  web:\n    image: "Not A Valid Image"\n    networks: [back]\nnetworks:\n  back: {}\n' });
+    const { deploymentId: failedId } = await berth.api.ok('compose.deploy', { composeId });
+    assert.equal((await deploymentWhen(berth.api, failedId, (d) => d.status !== 'queued' && d.status !== 'running', 'the failed deploy to end', 90_000)).status, 'error');
     await berth.api.ok('compose.update', { composeId, composeFile: `${file(held.port, null)}    networks: [back]\nnetworks:\n  back: {}\n`, env: 'V=one' });
     const { deploymentId } = await berth.api.ok('compose.deploy', { composeId });
     await eventually('web to be created, waiting for its port', async () => (await engine.inspectService(`${appName}_web`)) !== null && networks() !== '', 60_000);

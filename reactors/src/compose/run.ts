@@ -76,13 +76,13 @@ export function runComposeWith(deps: ComposeDeps): RunComposeDeployment {
     await settle(true);
     return result;
   };
-  // A first deploy (none before got as far as recording its file) is undone as a failed one is: all
-  // it created goes. Else a stack's services go back, found by its namespace (a service the deployment
-  // created too), and a compose project is left as a stopped `up` leaves it, as after a failed or
-  // cancelled deployment.
+  // A stack's services go back, found by its namespace (a service the deployment created too); a
+  // stack none of whose services stays (its first deploy was interrupted) loses what else that
+  // created, as after a failed first deploy. A compose project is left as a stopped `up` leaves it,
+  // as after a failed or cancelled deployment.
   const recover = async ({ deploymentId, compose, log }: InterruptedComposeWork) => {
-    if (compose.fetchedServices === undefined) return undoFirst(deps, { compose, log });
-    return restoreInterrupted(deps, deploymentId, await deps.stacks.services(compose.appName), log);
+    await restoreInterrupted(deps, deploymentId, await deps.stacks.services(compose.appName), log);
+    if (compose.composeType === 'stack' && !(await holds(deps, compose, 'stack'))) await undoFirst(deps, { compose, log });
   };
   return Object.assign(run, { recover });
 }

@@ -2,6 +2,9 @@
 // compose tool interpolates a user's file from it.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runTool, toolEnvironment } from './process.ts';
@@ -51,7 +54,20 @@ describe('a tool a deployment runs', () => {
     await until('the tool to die with it', () => pidsOf(`sleep ${seconds}`).length === 0);
   });
 
-  it('that is not installed fails the deployment saying so', async () => {
+  it('that is not installed fails the deployment saying so, named or given by its path', async () => {
     await assert.rejects(runTool('berth-no-such-tool', [], { signal: NO_SIGNAL, log: () => {} }), { message: 'berth-no-such-tool is not installed on this host' });
+    await assert.rejects(runTool('/nowhere/berth-tool', [], { signal: NO_SIGNAL, log: () => {} }), { message: '/nowhere/berth-tool is not installed on this host' });
+  });
+
+  it('is found on the PATH the run gives it, and by its path', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'berth-bin-'));
+    try {
+      writeFileSync(join(bin, 'berth-own-tool'), '#!/bin/sh\necho own tool\n', { mode: 0o755 });
+      const quiet = { signal: NO_SIGNAL, log: () => {}, quiet: true };
+      assert.equal((await runTool('berth-own-tool', [], { ...quiet, env: { PATH: `${bin}:${process.env.PATH}` } })).trim(), 'own tool');
+      assert.equal((await runTool(join(bin, 'berth-own-tool'), [], quiet)).trim(), 'own tool');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

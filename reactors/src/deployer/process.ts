@@ -3,7 +3,7 @@
 // through `redact` first. They get the environment they need to work, not Berth's: the compose
 // tool interpolates a user's file from its environment, and Berth's holds the instance key.
 import { spawn } from 'node:child_process';
-import { access } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { DeploymentFailure } from './env.ts';
 
 export interface Run {
@@ -35,18 +35,24 @@ export function toolEnvironment(given: NodeJS.ProcessEnv = {}, own: NodeJS.Proce
  * running would write into the folder the restarted Berth clones into again. Where it is missing the
  * tool runs as it is.
  */
-const parentDeath: Promise<boolean> = isInstalled('setpriv');
+const parentDeath: Promise<boolean> = new Promise((resolve) => {
+  // Its option as well as itself: util-linux before 2.33 has no --pdeathsig.
+  const probe = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' });
+  probe.on('error', () => resolve(false));
+  probe.on('close', (code) => resolve(code === 0));
+});
 
 /** Runs `command` to its end; answers its standard output; throws its last words when it fails. */
 export async function runTool(command: string, args: readonly string[], run: Run): Promise<string> {
   const redact = run.redact ?? ((text: string) => text);
   const diesWithBerth = await parentDeath;
+  const env = toolEnvironment(run.env);
   // setpriv would only say it could not execute it.
-  if (diesWithBerth && !command.includes('/') && !(await isInstalled(command))) throw notInstalled(command);
+  if (diesWithBerth && !(await isInstalled(command, env.PATH))) throw notInstalled(command);
   const [program, programArgs] = diesWithBerth ? ['setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
     const child = spawn(program, programArgs, {
-      cwd: run.cwd, env: toolEnvironment(run.env), signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: run.cwd, env, signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     let last = '';
@@ -69,12 +75,12 @@ export async function runTool(command: string, args: readonly string[], run: Run
 
 const notInstalled = (command: string) => new DeploymentFailure(`${command} is not installed on this host`);
 
-/** Whether `command` can be found on the PATH. */
-export async function isInstalled(command: string): Promise<boolean> {
-  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
-  for (const dir of dirs) {
+/** Whether `command` can be run: found on `path` (Berth's own unless given), or where a path to it says. */
+export async function isInstalled(command: string, path = process.env.PATH): Promise<boolean> {
+  const candidates = command.includes('/') ? [command] : (path ?? '').split(':').filter(Boolean).map((dir) => `${dir}/${command}`);
+  for (const candidate of candidates) {
     try {
-      await access(`${dir}/${command}`);
+      await access(candidate, constants.X_OK);
       return true;
     } catch { /* not here */ }
   }

@@ -102,6 +102,7 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     // checked whole first: a snapshot cut short would empty the keyspace the reload replaces.
     restore: () => shell('export REDISCLI_AUTH="$REDIS_PASSWORD" && d=$(redis-cli CONFIG GET dir | tail -1)'
       + ' && f=$(redis-cli CONFIG GET dbfilename | tail -1) && t="$d/berth-restore.rdb" && cat > "$t"'
+      + ' && { command -v redis-check-rdb >/dev/null || { rm -f "$t"; echo "the image has no redis-check-rdb, which checks a snapshot whole before it replaces the keyspace: nothing was restored" >&2; exit 1; }; }'
       + ` && { redis-check-rdb "$t" >/dev/null 2>&1 || { rm -f "$t"; echo "${INCOMPLETE}: redis-check-rdb refuses it" >&2; exit 1; }; }`
       + ' && mv "$t" "$d/$f" && r=$(redis-cli DEBUG RELOAD NOSAVE)'
       + ' && [ "$r" = OK ] && redis-cli BGREWRITEAOF >/dev/null || { echo "reload: $r" >&2; exit 1; }'),
