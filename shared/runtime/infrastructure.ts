@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { deriveKey, loadInstanceKey, secretBoxOf } from './keys.ts';
 import { verifyInstanceKey } from './key-check.ts';
 import { connectWithBackoff, openEventStore, openReadStore } from './stores.ts';
+import { lockDataFolder, type FolderLock } from './folder-lock.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
 export interface Infrastructure {
@@ -43,6 +44,11 @@ export interface Infrastructure {
   leases(): Promise<Leases | null>;
   /** How far the relay has published the log: in NATS when there is one (every process reads it), else a file. */
   relayCheckpoint(): Promise<Checkpoint>;
+  /**
+   * Keeps the singleton work of the embedded default (no NATS lease) to this process: takes the data
+   * folder's lock once, or throws FolderInUseError; held until close(), whatever roles stop before.
+   */
+  holdDataFolder(): void;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   /** Runs commands inside the running task of a service (dumps and restores). */
@@ -77,11 +83,16 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     ? (await import('../adapters/nats/kv-checkpoint.ts')).natsCheckpoint(natsUrl, 'relay') : fileCheckpoint(join(config.dataDir, 'relay.checkpoint')));
   const docker = dockerClient(config.engineSocket);
   const engine = dockerEngine(docker);
+  // The process's, not a role's: the folder is handed over when the infrastructure closes (or the process dies).
+  let folderLock: FolderLock | null = null;
   const infrastructure: Infrastructure = {
     config,
     bus: bus.get,
     leases: leases.get,
     relayCheckpoint: relayCheckpoint.get,
+    holdDataFolder() {
+      folderLock ??= lockDataFolder(config.dataDir);
+    },
     eventStore,
     readStore,
     secrets: secretBoxOf(instanceKey),
@@ -94,11 +105,17 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     databaseServices: databaseServicesOn(engine),
     stacks: dockerStacks(docker),
     async close() {
-      await bus.close((opened) => opened.close());
-      await leases.close((opened) => opened?.close());
-      await relayCheckpoint.close((opened) => opened.close?.());
-      await eventStore.close();
-      await readStore.close();
+      try {
+        await bus.close((opened) => opened.close());
+        await leases.close((opened) => opened?.close());
+        await relayCheckpoint.close((opened) => opened.close?.());
+        await eventStore.close();
+        await readStore.close();
+      } finally {
+        // Last: nothing of this process writes to the folder once the next one may.
+        folderLock?.release();
+        folderLock = null;
+      }
     },
   };
   // The relay and the reactors wait for the bus as they start; the API, which only checks it, would

@@ -28,15 +28,19 @@ export interface Berth {
 export async function launch(config: Config, clock?: Clock): Promise<Berth> {
   const infrastructure = await openInfrastructure(config, clock);
   const running: RunningRole[] = [];
-  for (const role of ORDER.filter((name) => config.roles.includes(name))) {
-    const { start } = (await PACKAGES[role]()) as { start: StartRole };
-    running.push(await start(infrastructure));
-  }
-  return {
-    infrastructure,
-    async stop() {
-      for (const role of running.reverse()) await role.stop();
-      await infrastructure.close();
-    },
+  const stop = async () => {
+    for (const role of running.reverse()) await role.stop();
+    await infrastructure.close();
   };
+  try {
+    for (const role of ORDER.filter((name) => config.roles.includes(name))) {
+      const { start } = (await PACKAGES[role]()) as { start: StartRole };
+      running.push(await start(infrastructure));
+    }
+  } catch (error) {
+    // A refused start (the data folder held by another process, say) leaves nothing open behind it.
+    await stop().catch(() => {});
+    throw error;
+  }
+  return { infrastructure, stop };
 }

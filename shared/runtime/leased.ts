@@ -1,5 +1,6 @@
 // Work that only one process may do at a time (a projection, the relay, a singleton reactor):
-// under a NATS lease when the roles run apart, else simply started.
+// under a NATS lease when the roles run apart, else started once this process holds the data
+// folder (without NATS: a second `pnpm start` on the same folder is refused rather than run twice).
 import type { LeasedWork } from '../ports/lease.ts';
 import { waitedFor, type Infrastructure } from './infrastructure.ts';
 import type { RunningRole } from './role.ts';
@@ -7,6 +8,9 @@ import type { RunningRole } from './role.ts';
 export async function runLeased(infra: Infrastructure, name: string, work: LeasedWork): Promise<RunningRole> {
   const leases = await waitedFor(infra, 'the leases', infra.leases);
   if (!leases) {
+    // With NATS the roles may run apart on one folder (each once, by the operator's word): only
+    // without it is the folder's singleton work all this process's.
+    if (!infra.config.natsUrl) infra.holdDataFolder();
     await work.start();
     console.log(`${name}: running`);
     return { name, stop: () => work.stop() };

@@ -1,5 +1,6 @@
-// A backup every 2 seconds with two reactor processes on one event log: each tick runs once,
-// never twice, and keepLatest leaves the newest three objects. (Half a minute, to keep CI lean.)
+// A backup every 2 seconds with two reactor processes on one event log (roles apart, over NATS):
+// each tick runs once, never twice, and keepLatest leaves the newest three objects. (Half a minute,
+// to keep CI lean.)
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -7,19 +8,20 @@ import { openS3Storage } from '@berth/shared/adapters/s3/object-storage';
 import { startBerth, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { freePort, removeService, runDatabase, until } from '../support/database-services.ts';
+import { startNats, type NatsServer } from '../support/nats.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
 
 const LAUNCH = new URL('../../shared/runtime/roles-cli.ts', import.meta.url).pathname;
 const WATCH_MS = 30_000;
 
 /**
- * A reactors process of its own on the same data folder, once its reactors run. (Each one, as it
- * starts, ends the runs it finds running as interrupted: it assumes it is the only one, as every
- * reactors process without NATS does; so none may start while the other runs a backup.)
+ * A reactors process of its own on the same data folder, once its reactors run: over NATS, as roles
+ * run apart (without it, a second process on the folder is refused). (Each one, as it starts, ends
+ * the runs it finds running as interrupted: so none may start while the other runs a backup.)
  */
-async function reactorsProcess(dataDir: string): Promise<ChildProcess> {
+async function reactorsProcess(dataDir: string, natsUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', LAUNCH], {
-    env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_ROLES: 'reactors', BERTH_LOG_LEVEL: 'silent' },
+    env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_ROLES: 'reactors', BERTH_NATS_URL: natsUrl, BERTH_LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -38,12 +40,13 @@ describe('scheduled backups with two reactor processes', { timeout: 180_000 }, (
   let s3: TestS3;
   let appName = '';
   const processes: ChildProcess[] = [];
-  before(async () => { [berth, s3] = await Promise.all([startBerth(), startS3(['backups'])]); });
+  let nats: NatsServer;
+  before(async () => { [berth, s3, nats] = await Promise.all([startBerth(), startS3(['backups']), startNats()]); });
   after(async () => {
     for (const child of processes) child.kill('SIGTERM');
     await Promise.all(processes.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
     if (appName) await removeService(appName);
-    await Promise.all([berth.stop(), s3.stop()]);
+    await Promise.all([berth.stop(), s3.stop(), nats.stop()]);
   });
 
   it('runs each tick once, keeps the latest three objects, and stops when disabled', async () => {
@@ -52,7 +55,7 @@ describe('scheduled backups with two reactor processes', { timeout: 180_000 }, (
     const record = await berth.ok('dbgamma.saveExternalPort', { dbgammaId: db.dbgammaId, externalPort: await freePort() });
     appName = record.appName;
     await runDatabase('dbgamma', record);
-    processes.push(...await Promise.all([reactorsProcess(berth.dataDir), reactorsProcess(berth.dataDir)]));
+    processes.push(...await Promise.all([reactorsProcess(berth.dataDir, nats.url), reactorsProcess(berth.dataDir, nats.url)]));
 
     const { destinationId } = await berth.ok('destination.create', { name: 'local', ...s3.destination('backups') });
     const { backupId } = await berth.ok('backup.create', {

@@ -1,0 +1,43 @@
+// One process per data folder for the singleton work on the embedded default (no NATS, hence no
+// lease): two reactors on one log would run every deployment twice, two projection writers race.
+// The lock is SQLite's own file lock on a small file of the data folder, held by a connection in
+// exclusive locking mode: the OS drops it when the process dies, even by SIGKILL, and SQLite
+// refuses a second connection of the same process too (tests start several Berths in one process).
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+
+export const LOCK_FILE = 'berth.lock';
+
+export interface FolderLock {
+  release(): void;
+}
+
+/** Another process (or another Berth of this one) holds the data folder. */
+export class FolderInUseError extends Error {}
+
+/** Takes the data folder's lock, or throws FolderInUseError at once (no waiting: the holder may run for days). */
+export function lockDataFolder(dataDir: string): FolderLock {
+  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+  try {
+    holdExclusively(db);
+  } catch (error) {
+    db.close();
+    throw isBusy(error) ? inUse(dataDir) : error;
+  }
+  // `db` stays referenced by the returned closure: a collected connection would close and let go of the lock.
+  return { release: () => db.close() };
+}
+
+/** In exclusive locking mode the first write takes SQLite's exclusive lock and keeps it until the connection closes. */
+function holdExclusively(db: Database.Database): void {
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.exec('CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, since TEXT NOT NULL)');
+  db.prepare('INSERT OR REPLACE INTO holder (id, pid, since) VALUES (1, ?, ?)').run(process.pid, new Date().toISOString());
+}
+
+const isBusy = (error: unknown): boolean =>
+  error instanceof Database.SqliteError && (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED');
+
+const inUse = (dataDir: string) => new FolderInUseError(
+  `the data folder ${dataDir} is in use by another Berth process (projections, relay or reactors): `
+  + 'stop that one first, or run the roles as separate processes with BERTH_NATS_URL');
