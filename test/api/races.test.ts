@@ -57,6 +57,18 @@ describe('races on the rules the log decides', () => {
     await berth.ok('dbgamma.saveExternalPort', { dbgammaId: await database(), externalPort: port });
   });
 
+  it('one port updated to different host ports at once: one wins, the others answer 409 naming portId, and only its host ports stay held', async () => {
+    const applicationId = await application();
+    const from = nextPort++;
+    const { portId } = await berth.ok('port.create', { applicationId, publishedPort: from, targetPort: 80 });
+    const targets = Array.from({ length: 8 }, () => nextPort++);
+    const answers = await Promise.all(targets.map((publishedPort) => berth.call('port.update', { portId, publishedPort, targetPort: 80 })));
+    const won = oneWinner(answers, 'portId');
+    const held = await Promise.all([from, ...targets].map(async (port) =>
+      (await berth.berth.infrastructure.eventStore.readStream(`reservation-hostPort:${port}/tcp`)).events.at(-1)?.type === 'NameReserved'));
+    assert.deepEqual([from, ...targets].filter((_, i) => held[i]), [won.body.publishedPort]);
+  });
+
   it('one database external port: databases saving it at once, one wins', async () => {
     const port = nextPort++;
     const databases = await times(RACERS, database);

@@ -104,7 +104,8 @@ export const port: GroupHandlers<typeof contract.port> = {
   },
   one: one(portAggregate),
   update: async (input, ctx) => {
-    const current = await ctx.mustLoad(portAggregate, input.portId, 'portId');
+    // Read to change: its host port's claim is decided from this record, so a concurrent update answers 409.
+    const current = await ctx.readToChange(portAggregate, input.portId, 'portId');
     const protocol = input.protocol ?? current.protocol;
     const next = hostPort(input.publishedPort, protocol);
     return movePortName(ctx, hostPort(current.publishedPort, current.protocol), next, input.portId, current.applicationId,
