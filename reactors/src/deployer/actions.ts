@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Application } from '@berth/shared/domain/application/record';
-import type { ServiceSpec } from '@berth/shared/ports/container-engine';
+import { EngineError, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import { ownedServices } from '@berth/shared/runtime/owned-services';
 import { isOwnedImage } from '@berth/shared/domain/ownership';
@@ -17,8 +17,14 @@ const quiet = () => {};
 
 const withReplicas = (spec: ServiceSpec, replicas: number): ServiceSpec => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } });
 
+/** The engine's "service not found", said as a database's actions say it: the user never deployed it (or removed it). */
+const deployedOnly = (app: Application) => (error: unknown): never => {
+  if (error instanceof EngineError && error.status === 404) throw new Error(`${app.appName} is not deployed`);
+  throw error;
+};
+
 async function scale(deps: DeployerDeps, app: Application, replicas: number): Promise<void> {
-  const info = await deps.engine.updateService(app.appName, (spec) => withReplicas(spec, replicas));
+  const info = await deps.engine.updateService(app.appName, (spec) => withReplicas(spec, replicas)).catch(deployedOnly(app));
   if (replicas > 0) return waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
   await untilStopped(deps, app.appName);
 }
@@ -64,7 +70,7 @@ export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
       // Same spec, new tasks: the image is not rebuilt nor pulled again.
       const info = await deps.engine.updateService(app.appName, (spec) => ({
         ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 },
-      }));
+      })).catch(deployedOnly(app));
       await waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
     },
     async remove(app) {
