@@ -6,16 +6,17 @@
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import type { Context } from '../context.ts';
-import { claim, moving, release } from './reservations.ts';
+import { moving, release } from './reservations.ts';
 
 const handOver = (ctx: Context, name: string, owner: string, to: string) => {
   const key = reservationKey('hostPort', name);
   return ctx.execute(reservationAggregate, key, { type: 'HandOver', data: { key, owner, to } });
 };
 
-/** Claims `name` for the port (CONFLICT naming publishedPort when another service holds it). */
+/** Claims `name` for the port, from its application when that holds it (CONFLICT naming publishedPort when another service does). */
 async function takePortName(ctx: Context, name: string, portId: string, applicationId: string): Promise<void> {
-  if ((await handOver(ctx, name, applicationId, portId)).position === 0) await claim(ctx, 'hostPort', name, portId, 'publishedPort');
+  const key = reservationKey('hostPort', name);
+  await ctx.execute(reservationAggregate, key, { type: 'Reserve', data: { key, owner: portId, field: 'publishedPort', from: applicationId } });
 }
 
 /** Whether the application's service publishes `name`, as its stream says now. */

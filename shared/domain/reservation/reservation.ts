@@ -10,7 +10,8 @@ export interface Reservation {
 }
 
 export type ReservationCommand =
-  | { type: 'Reserve'; data: { key: string; owner: string; field: string } }
+  /** Held by `from`, it passes to `owner` as a hand-over does. */
+  | { type: 'Reserve'; data: { key: string; owner: string; field: string; from?: string } }
   | { type: 'Release'; data: { key: string; owner: string } }
   /** From `owner` to `to`, with no moment in between when another could claim it. */
   | { type: 'HandOver'; data: { key: string; owner: string; to: string } };
@@ -54,8 +55,9 @@ export const reservationAggregate: Aggregate<Reservation, ReservationCommand, Re
   decide(command, state) {
     switch (command.type) {
       case 'Reserve': {
-        const { key, owner, field } = command.data;
+        const { key, owner, field, from } = command.data;
         if (state?.owner === owner) return [];
+        if (state && state.owner === from) return [{ type: 'NameHandedOver', data: { key, owner, from } }];
         if (state) throw conflict(`${field} "${key.slice(key.indexOf(':') + 1)}" is already taken`, field);
         return [{ type: 'NameReserved', data: { key, owner } }];
       }
