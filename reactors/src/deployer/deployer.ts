@@ -137,20 +137,23 @@ export class Deployer {
     const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
     let step: DeploymentStep;
-    let published: { applicationId: string; ports: readonly string[] } | null = null;
     try {
       log.line(`${started.after.title} of ${service.appName} (${queued.kind}) started`);
       controller.signal.throwIfAborted(); // cancelled while it started: nothing to undo
       const result = await service.run({
         deploymentId, kind: queued.kind, image: queued.image, log: (line) => log.line(line), signal: controller.signal,
       });
+      // Before the end is reported: once a deployment shows done, the host ports it stopped publishing
+      // are free. A failure here is logged, not the deployment's: the rollout is done.
+      if (queued.applicationId && result.publishedPorts) {
+        await recordPublishedPorts(report, this.deps.readStore, queued.applicationId, deploymentId, result.publishedPorts, cause)
+          .catch((error: unknown) => log.line(`Could not record the host ports the service publishes: ${reasonOf(error)}`));
+      }
       log.line(`Done: ${result.image}${result.revision ? ` at ${result.revision}` : ''}`);
       ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
         type: 'FinishDeployment', data: { deploymentId, at: this.now(), image: result.image, revision: result.revision },
       }, cause)).after;
       step = 'done';
-      // After the end, not in the try: a failure here does not make the deployment's end an error.
-      published = queued.applicationId && result.publishedPorts ? { applicationId: queued.applicationId, ports: result.publishedPorts } : null;
     } catch (error) {
       if (this.stopping) {
         log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
@@ -175,10 +178,6 @@ export class Deployer {
       this.running.delete(deploymentId);
     }
     if (ended) await this.follow(ended, step, cause);
-    if (published) {
-      await recordPublishedPorts(report, this.deps.readStore, published.applicationId, deploymentId, published.ports, cause)
-        .catch((error: unknown) => log.line(`Could not record the host ports the service publishes: ${reasonOf(error)}`));
-    }
     await this.prune(queued, cause, service.appName);
   }
 
