@@ -25,6 +25,15 @@ import { apiDocument } from './openapi/routes.ts';
 export const POSITION_HEADER = 'x-berth-position';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const CORRELATION = /^[\w.:-]{1,64}$/;
+const FORBIDDEN_KEYS = 'The body holds a "__proto__" or "constructor" key, which no operation takes';
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Admin operations answer at `/admin.<p>` as the spec lists them, and at `/api/admin.<p>` too. */
 const pathsOf = (operation: Operation) =>
@@ -63,9 +72,11 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // JSON only: any other content type is UNSUPPORTED_MEDIA_TYPE.
   app.removeAllContentTypeParsers();
-  // An operation without payload may be called with an empty body.
+  // An operation without payload may be called with an empty body. Valid JSON the parser refuses
+  // holds a key that could poison prototypes: say so, not that it is not JSON.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done));
+    body === '' ? done(null, undefined) : parseJson(request, body as string, (error, value) =>
+      done(error && isJson(body as string) ? new DomainError('BAD_REQUEST', FORBIDDEN_KEYS) : error, value)));
   app.setNotFoundHandler((request, reply) => {
     const error = new DomainError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}`);
     return reply.status(error.status).send(error.toBody());

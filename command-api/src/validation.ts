@@ -42,7 +42,10 @@ function expected(schema: TSchema): string {
     case 'string': {
       if (typeof schema.format === 'string') {
         const range = wholeNumberBoundsOf(schema.format);
-        return range ? `a whole number${bounds(range)}` : FORMATS[schema.format] ?? `a valid ${schema.format}`;
+        if (range) return `a whole number${bounds(range)}`;
+        const least = leastCharactersOf(schema.format);
+        if (least !== null) return `a string of at least ${least} characters`;
+        return FORMATS[schema.format] ?? `a valid ${schema.format}`;
       }
       // A pattern's schema says in its description what the pattern asks for: never the regular expression.
       if (typeof schema.pattern === 'string') return typeof schema.description === 'string' ? schema.description : 'text of the expected form';

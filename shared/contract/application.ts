@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { orchestratorFields, resourceFields } from './orchestrator.ts';
+import { orchestratorFields, resourceFields, WholeCount } from './orchestrator.ts';
 import { group, get, post } from './operation.ts';
 import { ApplicationRecord, DeploymentRecord, PortRecord, RedirectRecord, SecurityRecord } from './records.ts';
 import { APP_SOURCE_TYPES, BUILD_TYPES, Bool, Closed, CreatedAt, MinStr, Nullable, Num, OneOf, Opt, OptNull, Status, Str } from './schema.ts';
@@ -61,7 +61,7 @@ export const application = group('application', {
     customGitUrl: OptNull(Str()), customGitBranch: OptNull(Str()), customGitBuildPath: OptNull(Str()),
     customGitSSHKey: OptNull(Str()), containerfile: OptNull(Str()),
     ...orchestratorFields,
-    replicas: Opt(Type.Integer({ minimum: 0 })), applicationStatus: Opt(Status()),
+    replicas: Opt(WholeCount()), applicationStatus: Opt(Status()),
     buildType: Opt(OneOf(BUILD_TYPES)), createdAt: CreatedAt(), registryId: OptNull(Str()), projectId: Opt(Str()),
   }), ApplicationRecord),
   refreshToken: post(Closed(id), ApplicationRecord),

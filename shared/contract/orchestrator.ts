@@ -62,9 +62,17 @@ export const orchestratorSettings = settings({ count: () => Num(), duration: () 
 // (durations) integers and refuses negative ones, two modes at once, or words it does not know, so
 // such a value could never deploy: refused on save, naming the field, rather than at deploy with
 // the engine's words. An empty word means the orchestrator's default.
+/**
+ * The largest whole number a JSON number holds exactly, below the orchestrator's 64-bit integers:
+ * a larger one (1e20 replicas) would be stored, then refused by the orchestrator at deploy.
+ */
+const MOST = Number.MAX_SAFE_INTEGER;
+/** A whole number the orchestrator can take: a count, or a duration in nanoseconds. */
+export const WholeCount = () => Type.Integer({ minimum: 0, maximum: MOST });
+
 const orchestratorInputs = settings<TNumber | TInteger, TString | TUnion<TLiteral<string>[]>>({
-  count: () => Type.Integer({ minimum: 0 }),
-  duration: () => Type.Integer({ minimum: 0 }),
+  count: WholeCount,
+  duration: WholeCount,
   ratio: () => Type.Number({ minimum: 0, maximum: 1 }),
   word: (values) => OneOf(['', ...values]),
   modes: 1,
@@ -77,9 +85,9 @@ export const orchestratorFields = Object.fromEntries(
 
 /**
  * Memory in bytes and CPU in nano-CPUs, as the orchestrator takes them (each rounded to a whole
- * number): nullable numbers per the spec, never negative, which the orchestrator always refuses.
+ * number): nullable numbers per the spec, never negative, which the orchestrator always refuses, nor past `MOST`.
  */
 export const resourceFields = {
-  memoryReservation: OptNull(Num({ minimum: 0 })), memoryLimit: OptNull(Num({ minimum: 0 })),
-  cpuReservation: OptNull(Num({ minimum: 0 })), cpuLimit: OptNull(Num({ minimum: 0 })),
+  memoryReservation: OptNull(Num({ minimum: 0, maximum: MOST })), memoryLimit: OptNull(Num({ minimum: 0, maximum: MOST })),
+  cpuReservation: OptNull(Num({ minimum: 0, maximum: MOST })), cpuLimit: OptNull(Num({ minimum: 0, maximum: MOST })),
 };

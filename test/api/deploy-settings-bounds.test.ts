@@ -13,25 +13,26 @@ const SECOND = 1_000_000_000;
 
 /** Orchestrator settings the orchestrator refuses, each with the field a user must correct. */
 const REFUSED_SETTINGS: Array<{ input: Record<string, unknown>; field: string; says: RegExp }> = [
-  { input: { modeOrch: { Replicated: { Replicas: -3 } } }, field: 'modeOrch.Replicated.Replicas', says: /integer of at least 0/ },
+  { input: { modeOrch: { Replicated: { Replicas: -3 } } }, field: 'modeOrch.Replicated.Replicas', says: /integer from 0 to/ },
   { input: { modeOrch: { Replicated: { Replicas: 1.5 } } }, field: 'modeOrch.Replicated.Replicas', says: /integer/ },
-  { input: { modeOrch: { ReplicatedJob: { MaxConcurrent: -1 } } }, field: 'modeOrch.ReplicatedJob.MaxConcurrent', says: /at least 0/ },
-  { input: { modeOrch: { ReplicatedJob: { TotalCompletions: -1 } } }, field: 'modeOrch.ReplicatedJob.TotalCompletions', says: /at least 0/ },
+  { input: { modeOrch: { ReplicatedJob: { MaxConcurrent: -1 } } }, field: 'modeOrch.ReplicatedJob.MaxConcurrent', says: /from 0 to/ },
+  { input: { modeOrch: { ReplicatedJob: { TotalCompletions: -1 } } }, field: 'modeOrch.ReplicatedJob.TotalCompletions', says: /from 0 to/ },
   { input: { modeOrch: { Replicated: { Replicas: 1 }, Global: {} } }, field: 'modeOrch', says: /only one of Replicated, Global/ },
-  { input: { healthCheckOrch: { Test: ['CMD', 'true'], Interval: -1 } }, field: 'healthCheckOrch.Interval', says: /at least 0/ },
-  { input: { healthCheckOrch: { Timeout: -SECOND } }, field: 'healthCheckOrch.Timeout', says: /at least 0/ },
+  { input: { healthCheckOrch: { Test: ['CMD', 'true'], Interval: -1 } }, field: 'healthCheckOrch.Interval', says: /from 0 to/ },
+  { input: { healthCheckOrch: { Timeout: -SECOND } }, field: 'healthCheckOrch.Timeout', says: /from 0 to/ },
   { input: { healthCheckOrch: { StartPeriod: 0.5 } }, field: 'healthCheckOrch.StartPeriod', says: /integer/ },
-  { input: { healthCheckOrch: { Retries: -1 } }, field: 'healthCheckOrch.Retries', says: /at least 0/ },
-  { input: { restartPolicyOrch: { MaxAttempts: -1 } }, field: 'restartPolicyOrch.MaxAttempts', says: /at least 0/ },
-  { input: { restartPolicyOrch: { Delay: -1 } }, field: 'restartPolicyOrch.Delay', says: /at least 0/ },
-  { input: { restartPolicyOrch: { Window: -1 } }, field: 'restartPolicyOrch.Window', says: /at least 0/ },
+  { input: { healthCheckOrch: { Retries: -1 } }, field: 'healthCheckOrch.Retries', says: /from 0 to/ },
+  { input: { restartPolicyOrch: { MaxAttempts: -1 } }, field: 'restartPolicyOrch.MaxAttempts', says: /from 0 to/ },
+  { input: { restartPolicyOrch: { Delay: -1 } }, field: 'restartPolicyOrch.Delay', says: /from 0 to/ },
+  { input: { restartPolicyOrch: { Window: -1 } }, field: 'restartPolicyOrch.Window', says: /from 0 to/ },
   { input: { restartPolicyOrch: { Condition: 'always' } }, field: 'restartPolicyOrch.Condition', says: /one of none, on-failure, any/ },
-  { input: { placementOrch: { MaxReplicas: -2 } }, field: 'placementOrch.MaxReplicas', says: /at least 0/ },
-  { input: { updateConfigOrch: { Parallelism: -1 } }, field: 'updateConfigOrch.Parallelism', says: /at least 0/ },
-  { input: { updateConfigOrch: { Delay: -1 } }, field: 'updateConfigOrch.Delay', says: /at least 0/ },
+  { input: { placementOrch: { MaxReplicas: -2 } }, field: 'placementOrch.MaxReplicas', says: /from 0 to/ },
+  { input: { updateConfigOrch: { Parallelism: -1 } }, field: 'updateConfigOrch.Parallelism', says: /from 0 to/ },
+  { input: { updateConfigOrch: { Delay: 1e19 } }, field: 'updateConfigOrch.Delay', says: /from 0 to 9007199254740991/ },
+  { input: { updateConfigOrch: { Delay: -1 } }, field: 'updateConfigOrch.Delay', says: /from 0 to/ },
   { input: { updateConfigOrch: { MaxFailureRatio: 2 } }, field: 'updateConfigOrch.MaxFailureRatio', says: /from 0 to 1/ },
   { input: { updateConfigOrch: { Order: 'whenever' } }, field: 'updateConfigOrch.Order', says: /stop-first, start-first/ },
-  { input: { rollbackConfigOrch: { Monitor: -1 } }, field: 'rollbackConfigOrch.Monitor', says: /at least 0/ },
+  { input: { rollbackConfigOrch: { Monitor: -1 } }, field: 'rollbackConfigOrch.Monitor', says: /from 0 to/ },
   { input: { rollbackConfigOrch: { FailureAction: 'explode' } }, field: 'rollbackConfigOrch.FailureAction', says: /pause, continue, rollback/ },
   { input: { networkOrch: [{ Target: 'net', Aliases: [7] }] }, field: 'networkOrch.0.Aliases.0', says: /must be a string/ },
 ];
@@ -56,20 +57,22 @@ describe('deploy settings the orchestrator could never take are refused on save'
     assert.match(body.message, says);
   };
 
-  it('refuses a negative resource on an application, naming the field', async () => {
+  it('refuses a negative resource, or one past what the orchestrator takes, on an application, naming the field', async () => {
     for (const field of RESOURCES) {
-      await refusedAt('application.update', { applicationId, [field]: -5 }, field, /at least 0/);
+      await refusedAt('application.update', { applicationId, [field]: -5 }, field, /from 0 to/);
+      await refusedAt('application.update', { applicationId, [field]: 1e300 }, field, /from 0 to 9007199254740991/);
     }
     const kept = await berth.ok('application.one', { applicationId });
     for (const field of RESOURCES) assert.equal(kept[field], null);
   });
 
   for (const engine of ENGINES) {
-    it(`refuses a negative resource on a ${engine} database, naming the field`, async () => {
+    it(`refuses a negative resource, or one past what the orchestrator takes, on a ${engine} database, naming the field`, async () => {
       const idField = `${engine}Id`;
       const created = await berth.ok(`${engine}.create`, { name: 'store', appName: 'store', projectId, ...databaseCredentials(engine) });
       for (const field of RESOURCES) {
-        await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: -5 }, field, /at least 0/);
+        await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: -5 }, field, /from 0 to/);
+        await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: 1e300 }, field, /from 0 to 9007199254740991/);
       }
       const kept = await berth.ok(`${engine}.one`, { [idField]: created[idField] });
       for (const field of RESOURCES) assert.equal(kept[field], null);

@@ -66,7 +66,10 @@ describe('engine views', () => {
     assert.equal(typeof usage.cpuPercent, 'number');
     assert.equal(typeof usage.network.rxBytes, 'number');
     assert.equal(typeof usage.blockIO.readBytes, 'number');
-    await berth.refused('application.readAppMonitoring', { appName: 'no-such-service' }, 404, 'appName');
+    assert.equal((await berth.refused('application.readAppMonitoring', { appName: 'no-such-service' }, 404, 'appName')).message,
+      'appName names no service no-such-service');
+    assert.equal((await berth.refused('application.readAppMonitoring', { appName: '' }, 404, 'appName')).message,
+      'appName names no service: it is empty');
     // A service of Berth's that runs nothing now measures zero.
     const { projectId } = await berth.ok('project.create', { name: 'idle' });
     const idle = await berth.ok('application.create', { name: 'idle', projectId });

@@ -21,12 +21,21 @@ describe('validation messages', () => {
     ]);
     assert.deepEqual(await messagesOf('admin.createUserInvitation', { email: 'not an address' }), ['email must be an email address']);
     assert.deepEqual(await messagesOf('application.update', { applicationId: 'a', replicas: -1, enabled: 'yes' }), [
-      'enabled must be true or false or null', 'replicas must be an integer of at least 0',
+      'enabled must be true or false or null', 'replicas must be an integer from 0 to 9007199254740991',
     ]);
     assert.deepEqual(await messagesOf('project.create', { name: '', colour: 'red' }), ['colour is not a known field', 'name must not be empty']);
     assert.deepEqual(await messagesOf('registry.create', {
       registryName: 'r', username: 'u', password: 'p', registryUrl: 'x', registryType: 'public', imagePrefix: null,
     }), ['registryType must be one of selfHosted, cloud']);
+  });
+
+  it('refuses on save a count or a size past what the orchestrator takes, which could never deploy', async () => {
+    assert.deepEqual(await messagesOf('application.update', { applicationId: 'a', replicas: 1e20, memoryLimit: 1e300 }), [
+      'memoryLimit must be a number from 0 to 9007199254740991 or null', 'replicas must be an integer from 0 to 9007199254740991',
+    ]);
+    assert.deepEqual(await messagesOf('dbgamma.update', { dbgammaId: 'a', cpuLimit: 2 ** 64 }), [
+      'cpuLimit must be a number from 0 to 9007199254740991 or null',
+    ]);
   });
 
   it('counts a password\'s characters as a person does: four emoji are four characters, not eight', async () => {

@@ -32,6 +32,11 @@ describe('validation sentences', () => {
     assert.doesNotMatch(aggregate, /\^|\$|\[/);
   });
 
+  it('says a field of a least length given no string must be a string of that length', async () => {
+    assert.equal(await sentenceOf('auth.login', { email: 'me@example.com', password: 12345678 }), 'password must be a string of at least 8 characters');
+    assert.equal(await sentenceOf('auth.verify2FASetup', { pin: 123456, secret: 'x' }), 'pin must be a string of at least 6 characters');
+  });
+
   it('names the field once, in the style of the schema check', async () => {
     assert.equal(await sentenceOf('auth.update', { email: null, password: 'short' }), 'password must be at least 8 characters long');
     assert.equal(await sentenceOf('notification.create', { url: 'ftp://x', eventTypes: ['DeploymentFailed'] }), 'url must be an http or https URL');

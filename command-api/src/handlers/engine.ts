@@ -140,7 +140,7 @@ export async function appMonitoring(appName: string, ctx: Context) {
   const listed = await labelledFor(ctx, appName);
   // A service of Berth's not running now measures zero; a name nothing carries is a mistake to say.
   if (listed.length === 0 && (await serviceIdOf(ctx, appName)) === null) {
-    throw notFound('appName', `Service ${appName}`);
+    throw notFound('appName', appName === '' ? 'service: it is empty' : `Service ${appName}`);
   }
   const running = listed.filter((candidate) => candidate.state === 'running');
   const containers = await Promise.all(running.map(async (candidate) => ({
