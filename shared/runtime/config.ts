@@ -31,6 +31,8 @@ export interface Config {
   readonly publishMode: 'host' | 'ingress';
   /** How long a deployment waits for its new tasks to run before failing with the engine's reason. */
   readonly taskStartTimeoutMs: number;
+  /** How long a deploy's tasks must run before it succeeds: a crash or a failed health check shows by then. */
+  readonly taskSteadyMs: number;
   /** Where the proxy's dynamic configuration files are written, one per application. */
   readonly proxyDir: string;
   /** The image enableSelfHostedRegistry runs. */
@@ -126,6 +128,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     engineSocket: env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock',
     publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
     taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
+    // The engine's own default: an update watches each new task this long for a failure.
+    taskSteadyMs: number(env, 'BERTH_TASK_STEADY_MS', 5_000),
     proxyDir: '',
     registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: env.BERTH_METRICS !== 'off',

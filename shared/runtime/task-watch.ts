@@ -1,6 +1,7 @@
 // The engine never gives up on some tasks: a host port already taken leaves a task pending, a
-// missing image is rejected and retried forever. A deploy watches its own tasks (those of the
-// spec it wrote) and fails after a bounded wait with the engine's last reason.
+// missing image is rejected and retried forever, a command that exits is restarted forever. A
+// deploy watches its own tasks (those of the spec it wrote): it succeeds once they have run for a
+// while, and fails after a bounded wait, or as soon as they keep failing, with the engine's reason.
 import { EngineError, type ContainerEngine, type TaskInfo } from '../ports/container-engine.ts';
 
 export interface Rollout {
@@ -8,6 +9,13 @@ export interface Rollout {
   readonly image: string;
   readonly forceUpdate: number;
   readonly replicas: number;
+  /** A job's tasks run to completion: complete is their success, not a failure. */
+  readonly job: boolean;
+  /**
+   * How long each task must have been seen running for the rollout to succeed: a task that exits
+   * (a crash, an unhealthy container) is often seen running first.
+   */
+  readonly steadyMs: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly log: (line: string) => void;
@@ -17,6 +25,11 @@ export interface Rollout {
 const FIRST_POLL_MS = 50;
 const FAST_FOR_MS = 3000;
 const LAST_POLL_MS = 500;
+/**
+ * Failed tasks after which the rollout gives up: one may be a dependency not up yet (a stack's
+ * database), which the engine's restart outlives; this many is a task that cannot run.
+ */
+export const FAILURES_TO_GIVE_UP = 3;
 const isOurs = (rollout: Rollout) => (task: TaskInfo) => task.image === rollout.image && task.forceUpdate === rollout.forceUpdate;
 
 /** Why the deploy's tasks do not run, in the engine's words. */
@@ -25,25 +38,48 @@ function reasonOf(tasks: readonly TaskInfo[]): string | null {
   return stuck ? `${stuck.state}: ${stuck.error ?? stuck.message}` : null;
 }
 
-/** Resolves once `replicas` of the deploy's tasks run (or completed, for a job); else throws why not. */
+/** A task that ended without being asked to: an exit, or (but for a job) an end at all. */
+const ended = (rollout: Rollout) => (task: TaskInfo) => task.state === 'failed' || (!rollout.job && task.state === 'complete');
+const isUp = (task: TaskInfo) => task.state === 'running' && task.desiredState === 'running';
+
+/** Resolves once `replicas` of the deploy's tasks have run `steadyMs` (or completed, for a job); else throws why not. */
 export async function waitForRollout(engine: ContainerEngine, rollout: Rollout): Promise<void> {
   if (rollout.replicas === 0) return;
   const deadline = Date.now() + rollout.timeoutMs;
   const reported = new Set<string>();
+  /** When each task was first seen running, by this watch's clock (the engine's may differ). */
+  const upSince = new Map<string, number>();
+  /** Tasks ended before the watch began (a scale-up's earlier tasks share its spec): not its failures. */
+  let earlier: Set<string> | null = null;
   let reason: string | null = null;
   let pause = FIRST_POLL_MS;
   while (Date.now() < deadline) {
     rollout.signal.throwIfAborted();
     const tasks = (await engine.listTasks(rollout.service)).filter(isOurs(rollout));
-    const up = tasks.filter((task) => (task.state === 'running' && task.desiredState === 'running') || task.state === 'complete');
-    if (up.length >= rollout.replicas) return;
-    reason = reasonOf(tasks) ?? reason;
+    const now = Date.now();
+    earlier ??= new Set(tasks.filter(ended(rollout)).map((task) => task.id));
+    if (rollout.job && tasks.filter((task) => isUp(task) || task.state === 'complete').length >= rollout.replicas) return;
+    const up = new Set(tasks.filter(isUp).map((task) => task.id));
+    for (const id of upSince.keys()) if (!up.has(id)) upSince.delete(id);
+    for (const id of up) if (!upSince.has(id)) upSince.set(id, now);
+    if ([...upSince.values()].filter((since) => now - since >= rollout.steadyMs).length >= rollout.replicas) return;
+    const failed = tasks.filter((task) => ended(rollout)(task) && !earlier!.has(task.id));
+    reason = reasonOf(failed.length > 0 ? failed : tasks) ?? endedReason(failed) ?? reason;
     if (reason && !reported.has(reason)) {
       reported.add(reason);
       rollout.log(`engine: ${reason}`);
+    }
+    if (failed.length >= FAILURES_TO_GIVE_UP) {
+      throw new EngineError(`the service's tasks keep ending: ${failed.length} of them did, the last one ${reason ?? 'without a reason'}`);
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     if (Date.now() > deadline - rollout.timeoutMs + FAST_FOR_MS) pause = Math.min(LAST_POLL_MS, pause * 1.3);
   }
   throw new EngineError(`the service's tasks did not run within ${rollout.timeoutMs} ms: ${reason ?? 'no task was scheduled'}`);
+}
+
+/** A task of a service that ended of itself with no error (exit code 0): said so, since the engine says nothing. */
+function endedReason(failed: readonly TaskInfo[]): string | null {
+  const last = failed[failed.length - 1];
+  return last ? `${last.state}: its command exited (${last.message})` : null;
 }

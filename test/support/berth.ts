@@ -55,6 +55,8 @@ export async function startBerth(options: { dataDir?: string; clock?: Clock; con
   const config = configFrom(options.env ?? {}, {
     // No reactors run here unless a test starts them: start/stop/reload give up waiting soon.
     dataDir, host: '127.0.0.1', port: 0, roles: ['projections'], logLevel: 'silent', sqliteSynchronous: 'NORMAL', actionWaitMs: 200,
+    // A second of running proves a task's start as five do, but for a late crash: its own test waits longer.
+    taskSteadyMs: 1000,
     ...options.config,
   });
   const berth = await launch(config, options.clock);

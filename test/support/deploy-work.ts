@@ -35,7 +35,7 @@ export interface Deployer {
   readonly actions: ReturnType<typeof serviceActionsWith>;
 }
 
-export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deployer {
+export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: number } = {}): Deployer {
   const ports = new Map<string, Port[]>();
   const registries = new Map<string, Registry>();
   const redirects = new Map<string, Redirect[]>();
@@ -59,7 +59,7 @@ export function deployer(options: { taskStartTimeoutMs?: number } = {}): Deploye
       deployment: async (id) => deployments.get(id) ?? null,
     },
     settings: {
-      publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000,
+      publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000, taskSteadyMs: options.taskSteadyMs ?? 1000,
       sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'),
     },
   };

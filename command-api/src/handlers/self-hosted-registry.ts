@@ -98,7 +98,7 @@ export async function enableSelfHostedRegistry<T>(
     const info = await askEngine(() => engine.upsertService(spec), 'registryUrl', 'Registry service');
     await askEngine(() => waitForRollout(engine, {
       service: SELF_HOSTED_REGISTRY, image: info.spec.TaskTemplate.ContainerSpec.Image, forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
-      replicas: 1, timeoutMs: ctx.infra.config.taskStartTimeoutMs, signal: new AbortController().signal, log: () => {},
+      replicas: 1, job: false, steadyMs: ctx.infra.config.taskSteadyMs, timeoutMs: ctx.infra.config.taskStartTimeoutMs, signal: new AbortController().signal, log: () => {},
     }), 'registryUrl', 'Registry service');
     return await record();
   } catch (error) {

@@ -22,6 +22,8 @@ export interface DeployerSettings {
   readonly publishMode: 'host' | 'ingress';
   /** Bound on the wait for a deploy's tasks to run; then it fails with the engine's reason. */
   readonly taskStartTimeoutMs: number;
+  /** How long a deploy's tasks must have run for it to succeed. */
+  readonly taskSteadyMs: number;
   /** Where sources are fetched to, one folder per application (redeploy rebuilds what is there). */
   readonly sourcesDir: string;
   /** The proxy's dynamic configuration folder. */
@@ -86,6 +88,7 @@ export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
     settings: {
       publishMode: infra.config.publishMode,
       taskStartTimeoutMs: infra.config.taskStartTimeoutMs,
+      taskSteadyMs: infra.config.taskSteadyMs,
       sourcesDir: sourcesDirOf(infra.config.dataDir),
       proxyDir: infra.config.proxyDir,
     },

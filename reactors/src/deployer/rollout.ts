@@ -4,7 +4,7 @@
 // deployment left on the engine and puts it back the same way.
 import { EngineError, type RegistryAuth, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import type { DeployerDeps } from './deps.ts';
-import { expectedTasks } from './service-spec.ts';
+import { expectedTasks, isJob } from './service-spec.ts';
 import { waitForRollout } from '@berth/shared/runtime/task-watch';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
 
@@ -26,6 +26,8 @@ export async function waitForService(deps: DeployerDeps, info: ServiceInfo, job:
       image: info.spec.TaskTemplate.ContainerSpec.Image,
       forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
       replicas: expectedTasks(info.spec),
+      job: isJob(info.spec),
+      steadyMs: deps.settings.taskSteadyMs,
       timeoutMs: deps.settings.taskStartTimeoutMs,
       signal: job.signal,
       log: job.log,

@@ -71,6 +71,12 @@ export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec
 }
 
 /** How many tasks of a deploy must run before it counts as done (a global service: at least one). */
+/** Whether the service runs its tasks to completion (a job) rather than keeps them running. */
+export const isJob = (spec: ServiceSpec): boolean => {
+  const mode = spec.Mode as { ReplicatedJob?: unknown; GlobalJob?: unknown } | undefined;
+  return Boolean(mode?.ReplicatedJob ?? mode?.GlobalJob);
+};
+
 export function expectedTasks(spec: ServiceSpec): number {
   const replicated = (spec.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated;
   return replicated ? replicated.Replicas ?? 1 : 1;
