@@ -27,6 +27,8 @@ function expected(schema: TSchema): string {
   // An empty choice (the orchestrator's "its default") reads as a word, not as a blank in the list.
   if (allowed) return `one of ${allowed.filter((value) => value !== '').join(', ')}${allowed.includes('') ? ', or empty' : ''}`;
   const branches = schema.anyOf as TSchema[] | undefined;
+  // A choice of kinds that says in its description what it asks for (a size, or 0 for none).
+  if (branches && typeof schema.description === 'string') return schema.description;
   if (branches) return branches.map((branch) => (branch.type === 'null' ? 'null' : expected(branch))).join(' or ');
   switch (schema.type) {
     case 'integer': return `an integer${bounds(schema as { minimum?: number; maximum?: number })}`;

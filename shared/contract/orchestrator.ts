@@ -83,11 +83,17 @@ export const orchestratorFields = Object.fromEntries(
   Object.entries(orchestratorInputs).map(([field, schema]) => [field, OptNull(schema)]),
 ) as { [K in keyof Inputs]: TOptional<TUnion<[Inputs[K], TNull]>> };
 
+/** 0 (none), or from `least`: the orchestrator refuses a value in between (a limit of 0.5 nano-CPUs). */
+const NoneOrAtLeast = (least: number, unit: string) =>
+  Type.Union([Type.Literal(0), Num({ minimum: least, maximum: MOST })], { description: `${unit}: 0 for none, or from ${least} to ${MOST}` });
+const Bytes = () => NoneOrAtLeast(4 * 1024 * 1024, 'bytes (4194304 is the least the orchestrator takes)');
+const NanoCpus = () => NoneOrAtLeast(1_000_000, 'nano-CPUs (1000000000 is one CPU, 1000000 the least the orchestrator takes)');
+
 /**
  * Memory in bytes and CPU in nano-CPUs, as the orchestrator takes them (each rounded to a whole
- * number): nullable numbers per the spec, never negative, which the orchestrator always refuses, nor past `MOST`.
+ * number): nullable numbers per the spec, refused on save where the orchestrator would refuse them.
  */
 export const resourceFields = {
-  memoryReservation: OptNull(Num({ minimum: 0, maximum: MOST })), memoryLimit: OptNull(Num({ minimum: 0, maximum: MOST })),
-  cpuReservation: OptNull(Num({ minimum: 0, maximum: MOST })), cpuLimit: OptNull(Num({ minimum: 0, maximum: MOST })),
+  memoryReservation: OptNull(Bytes()), memoryLimit: OptNull(Bytes()),
+  cpuReservation: OptNull(NanoCpus()), cpuLimit: OptNull(NanoCpus()),
 };

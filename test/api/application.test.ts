@@ -73,11 +73,11 @@ describe('application operations', () => {
   it('updates any field, takes createdAt only as read, and checks the project and registry it moves to', async () => {
     const a = await create();
     const updated = await berth.ok('application.update', {
-      applicationId: a.applicationId, replicas: 3, memoryLimit: 512, enabled: false, command: 'npm start',
+      applicationId: a.applicationId, replicas: 3, memoryLimit: 512 * 2 ** 20, enabled: false, command: 'npm start',
       labelsOrch: { tier: 'web' }, healthCheckOrch: { Test: ['CMD', 'true'], Retries: 3 }, createdAt: a.createdAt,
     });
     assert.equal(updated.replicas, 3);
-    assert.equal(updated.memoryLimit, 512);
+    assert.equal(updated.memoryLimit, 512 * 2 ** 20);
     assert.equal(updated.enabled, false);
     assert.deepEqual(updated.labelsOrch, { tier: 'web' });
     assert.deepEqual(updated.healthCheckOrch, { Test: ['CMD', 'true'], Retries: 3 });

@@ -62,13 +62,13 @@ describe('database operations', () => {
       it('updates any field, takes createdAt only as read, and keeps the password when sent empty', async () => {
         const created = await create();
         const updated = await berth.ok(`${engine}.update`, {
-          [idField]: created[idField], name: 'renamed', command: 'serve --fast', memoryLimit: 512, cpuLimit: 1.5,
+          [idField]: created[idField], name: 'renamed', command: 'serve --fast', memoryLimit: 512 * 2 ** 20, cpuLimit: 1_500_000_000,
           createdAt: created.createdAt, databasePassword: '',
         });
         assert.equal(updated.name, 'renamed');
         assert.equal(updated.command, 'serve --fast');
-        assert.equal(updated.memoryLimit, 512);
-        assert.equal(updated.cpuLimit, 1.5);
+        assert.equal(updated.memoryLimit, 512 * 2 ** 20);
+        assert.equal(updated.cpuLimit, 1_500_000_000);
         assert.equal(updated.createdAt, created.createdAt);
         await berth.refused(`${engine}.update`, { [idField]: created[idField], createdAt: '2000-01-01T00:00:00.000Z' }, 400, 'createdAt');
         assert.equal(updated.databasePassword, created.databasePassword);

@@ -57,22 +57,22 @@ describe('deploy settings the orchestrator could never take are refused on save'
     assert.match(body.message, says);
   };
 
-  it('refuses a negative resource, or one past what the orchestrator takes, on an application, naming the field', async () => {
+  it('refuses a resource the orchestrator would refuse (negative, too large, or below its least) on an application, naming the field', async () => {
     for (const field of RESOURCES) {
-      await refusedAt('application.update', { applicationId, [field]: -5 }, field, /from 0 to/);
-      await refusedAt('application.update', { applicationId, [field]: 1e300 }, field, /from 0 to 9007199254740991/);
+      for (const refused of [-5, 1e300, 0.5]) await refusedAt('application.update', { applicationId, [field]: refused }, field, /0 for none, or from \d+ to 9007199254740991 or null$/);
     }
     const kept = await berth.ok('application.one', { applicationId });
     for (const field of RESOURCES) assert.equal(kept[field], null);
   });
 
   for (const engine of ENGINES) {
-    it(`refuses a negative resource, or one past what the orchestrator takes, on a ${engine} database, naming the field`, async () => {
+    it(`refuses a resource the orchestrator would refuse (negative, too large, or below its least) on a ${engine} database, naming the field`, async () => {
       const idField = `${engine}Id`;
       const created = await berth.ok(`${engine}.create`, { name: 'store', appName: 'store', projectId, ...databaseCredentials(engine) });
       for (const field of RESOURCES) {
-        await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: -5 }, field, /from 0 to/);
-        await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: 1e300 }, field, /from 0 to 9007199254740991/);
+        for (const refused of [-5, 1e300, 0.5]) {
+          await refusedAt(`${engine}.update`, { [idField]: created[idField], [field]: refused }, field, /0 for none, or from \d+ to 9007199254740991 or null$/);
+        }
       }
       const kept = await berth.ok(`${engine}.one`, { [idField]: created[idField] });
       for (const field of RESOURCES) assert.equal(kept[field], null);
@@ -92,7 +92,7 @@ describe('deploy settings the orchestrator could never take are refused on save'
   it('still saves every setting the orchestrator takes, as sent', async () => {
     const update = { Parallelism: 1, Delay: SECOND, Monitor: 2 * SECOND, MaxFailureRatio: 0.5, FailureAction: 'rollback', Order: 'stop-first' };
     const settings = {
-      memoryLimit: 64 * 1024 * 1024, memoryReservation: 0, cpuLimit: 1.5, cpuReservation: 100_000_000,
+      memoryLimit: 64 * 1024 * 1024, memoryReservation: 0, cpuLimit: 1_500_000_000.5, cpuReservation: 100_000_000,
       healthCheckOrch: { Test: ['CMD-SHELL', 'true'], Interval: SECOND, Timeout: SECOND, StartPeriod: 0, Retries: 3 },
       restartPolicyOrch: { Condition: '', Delay: 0, MaxAttempts: 3, Window: 10 * SECOND },
       placementOrch: { Constraints: ['node.role==manager'], Preferences: [{ Spread: { SpreadDescriptor: 'node.id' } }], MaxReplicas: 2, Platforms: [{ Architecture: 'amd64', OS: 'linux' }] },

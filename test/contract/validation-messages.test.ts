@@ -31,11 +31,13 @@ describe('validation messages', () => {
 
   it('refuses on save a count or a size past what the orchestrator takes, which could never deploy', async () => {
     assert.deepEqual(await messagesOf('application.update', { applicationId: 'a', replicas: 1e20, memoryLimit: 1e300 }), [
-      'memoryLimit must be a number from 0 to 9007199254740991 or null', 'replicas must be an integer from 0 to 9007199254740991',
+      'memoryLimit must be bytes (4194304 is the least the orchestrator takes): 0 for none, or from 4194304 to 9007199254740991 or null',
+      'replicas must be an integer from 0 to 9007199254740991',
     ]);
-    assert.deepEqual(await messagesOf('dbgamma.update', { dbgammaId: 'a', cpuLimit: 2 ** 64 }), [
-      'cpuLimit must be a number from 0 to 9007199254740991 or null',
-    ]);
+    const cpus = 'cpuLimit must be nano-CPUs (1000000000 is one CPU, 1000000 the least the orchestrator takes): 0 for none, or from 1000000 to 9007199254740991 or null';
+    assert.deepEqual(await messagesOf('dbgamma.update', { dbgammaId: 'a', cpuLimit: 2 ** 64 }), [cpus]);
+    // Half a nano-CPU: a CPU count typed where nano-CPUs are asked.
+    assert.deepEqual(await messagesOf('application.update', { applicationId: 'a', cpuLimit: 0.5 }), [cpus]);
   });
 
   it('counts a password\'s characters as a person does: four emoji are four characters, not eight', async () => {

@@ -241,9 +241,9 @@ describe('walkthrough over HTTP', () => {
     it('updates every database', async () => {
       for (const engine of ENGINES) {
         const id = { [`${engine}Id`]: ids[`${engine}Id`] };
-        const updated = await api.ok(`${engine}.update`, { ...id, name: `${engine} renamed`, memoryLimit: 512 });
+        const updated = await api.ok(`${engine}.update`, { ...id, name: `${engine} renamed`, memoryLimit: 512 * 2 ** 20 });
         assert.equal(updated.name, `${engine} renamed`);
-        assert.equal((await api.ok(`${engine}.one`, id)).memoryLimit, 512);
+        assert.equal((await api.ok(`${engine}.one`, id)).memoryLimit, 512 * 2 ** 20);
       }
     });
 
