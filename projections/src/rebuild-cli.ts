@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { openEventStore, openReadStore } from '@berth/shared/runtime/stores';
 import { rebuildInto } from './rebuild.ts';
+import { FolderInUseError, lockDataFolder, type FolderLock } from '@berth/shared/runtime/folder-lock';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -30,7 +31,19 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
   const events = await opened(inDataDir('events.db', config.eventStoreUrl), () => openEventStore(config));
   // No projections role here: the store's cache stays off.
   const openReads = () => openReadStore({ ...config, roles: [] });
+  // The folder's read models are cleared first: never under a projections process that runs on them
+  // (it would write its checkpoints past what the rebuild then skips). Scaled out, Berth must be stopped.
+  let projections: FolderLock | null = null;
+  try {
+    if (!config.mongoUrl) projections = lockDataFolder(config.dataDir, 'projections');
+  } catch (error) {
+    await events.close();
+    throw error instanceof FolderInUseError
+      ? new Error(`Berth's projections run on ${config.dataDir}: stop Berth first, or rebuild while it serves with \`berth projections rebuild\``)
+      : error;
+  }
   const reads = await opened(inDataDir('read-models.db', config.mongoUrl), openReads).catch(async (error: unknown) => {
+    projections?.release();
     await events.close();
     throw error;
   });
@@ -39,6 +52,7 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
     return { events: count, seconds: (performance.now() - started) / 1000 };
   } finally {
     await Promise.all([events.close(), reads.close()]);
+    projections?.release();
   }
 }
 

@@ -15,14 +15,21 @@ export interface FolderLock {
 /** Another process (or another Berth of this one) holds the data folder. */
 export class FolderInUseError extends Error {}
 
-/** Takes the data folder's lock, or throws FolderInUseError at once (no waiting: the holder may run for days). */
-export function lockDataFolder(dataDir: string): FolderLock {
-  const db = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+/** The lock of one role's singleton work on the folder (with NATS the roles may run apart, each once). */
+export const roleLockFile = (role: string) => `berth-${role}.lock`;
+
+/**
+ * Takes the data folder's lock, or with `role` that role's, or throws FolderInUseError at once (no
+ * waiting: the holder may run for days).
+ */
+export function lockDataFolder(dataDir: string, role?: string): FolderLock {
+  const db = new Database(join(dataDir, role ? roleLockFile(role) : LOCK_FILE), { timeout: 0 });
   try {
     holdExclusively(db);
   } catch (error) {
     db.close();
-    throw isBusy(error) ? inUse(dataDir) : error;
+    if (!isBusy(error)) throw error;
+    throw role ? roleInUse(dataDir, role) : inUse(dataDir);
   }
   // `db` stays referenced by the returned closure: a collected connection would close and let go of the lock.
   return { release: () => db.close() };
@@ -37,6 +44,9 @@ function holdExclusively(db: Database.Database): void {
 
 const isBusy = (error: unknown): boolean =>
   error instanceof Database.SqliteError && (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED');
+
+const roleInUse = (dataDir: string, role: string) => new FolderInUseError(
+  `the data folder ${dataDir} has its ${role} run by another Berth process already: each role runs once per data folder; stop that one first`);
 
 const inUse = (dataDir: string) => new FolderInUseError(
   `the data folder ${dataDir} is in use by another Berth process (projections, relay or reactors): `

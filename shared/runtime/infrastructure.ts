@@ -45,10 +45,11 @@ export interface Infrastructure {
   /** How far the relay has published the log: in NATS when there is one (every process reads it), else a file. */
   relayCheckpoint(): Promise<Checkpoint>;
   /**
-   * Keeps the singleton work of the embedded default (no NATS lease) to this process: takes the data
-   * folder's lock once, or throws FolderInUseError; held until close(), whatever roles stop before.
+   * Keeps `role`'s singleton work on the SQLite stores (no NATS lease) to this process: takes the
+   * role's lock of the data folder (and without NATS the whole folder's) once, or throws
+   * FolderInUseError; held until close(), whatever roles stop before.
    */
-  holdDataFolder(): void;
+  holdDataFolder(role: string): void;
   /** Opens the bucket a destination names. */
   readonly objectStorage: OpenObjectStorage;
   /** Runs commands inside the running task of a service (dumps and restores). */
@@ -85,13 +86,16 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
   const engine = dockerEngine(docker);
   // The process's, not a role's: the folder is handed over when the infrastructure closes (or the process dies).
   let folderLock: FolderLock | null = null;
+  const roleLocks = new Map<string, FolderLock>();
   const infrastructure: Infrastructure = {
     config,
     bus: bus.get,
     leases: leases.get,
     relayCheckpoint: relayCheckpoint.get,
-    holdDataFolder() {
-      folderLock ??= lockDataFolder(config.dataDir);
+    holdDataFolder(role) {
+      // Without NATS all of the folder's singleton work is one process's; with it, each role's is.
+      if (!natsUrl) folderLock ??= lockDataFolder(config.dataDir);
+      if (!roleLocks.has(role)) roleLocks.set(role, lockDataFolder(config.dataDir, role));
     },
     eventStore,
     readStore,
@@ -113,6 +117,8 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
         await readStore.close();
       } finally {
         // Last: nothing of this process writes to the folder once the next one may.
+        for (const lock of roleLocks.values()) lock.release();
+        roleLocks.clear();
         folderLock?.release();
         folderLock = null;
       }

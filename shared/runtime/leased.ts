@@ -8,9 +8,8 @@ import type { RunningRole } from './role.ts';
 export async function runLeased(infra: Infrastructure, name: string, work: LeasedWork): Promise<RunningRole> {
   const leases = await waitedFor(infra, 'the leases', infra.leases);
   if (!leases) {
-    // With NATS the roles may run apart on one folder (each once, by the operator's word): only
-    // without it is the folder's singleton work all this process's.
-    if (!infra.config.natsUrl) infra.holdDataFolder();
+    // Without a lease the folder's lock keeps it once: the role's own, and without NATS the whole folder's.
+    infra.holdDataFolder(name);
     await work.start();
     console.log(`${name}: running`);
     return { name, stop: () => work.stop() };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { finished, type Run } from './berth-process.ts';
+import { startBerth } from '../support/berth.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'projections', 'src', 'rebuild-cli.ts');
@@ -50,4 +51,18 @@ test('a data folder it can open still rebuilds and says so', async () => {
   const run = await rebuild(mkdtempSync(join(home, 'empty-')));
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^rebuilt the read models from 0 events/);
+});
+
+test('while Berth\'s projections run on the folder: exit 1 with one line saying to stop Berth, and the read models stay', async () => {
+  const dataDir = mkdtempSync(join(home, 'running-'));
+  const berth = await startBerth({ dataDir });
+  try {
+    const { projectId } = await berth.ok('project.create', { name: 'kept' });
+    const run = await rebuild(dataDir);
+    assertOneLineFailure(run, dataDir);
+    assert.match(run.stderr, /projections run on .*: stop Berth first, or rebuild while it serves with `berth projections rebuild`$/m);
+    assert.equal((await berth.ok('project.one', { projectId })).name, 'kept');
+  } finally {
+    await berth.stop();
+  }
 });

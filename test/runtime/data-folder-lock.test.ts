@@ -11,6 +11,7 @@ import { configFrom } from '@berth/shared/runtime/config';
 import { launch } from '@berth/shared/runtime/launch';
 import { freePort } from '../support/http.ts';
 import { eventually, startRole, type RoleProcess } from '../support/role-process.ts';
+import { startNats } from '../support/nats.ts';
 
 const processes: RoleProcess[] = [];
 const dirs: string[] = [];
@@ -122,6 +123,27 @@ describe('one Berth process per data folder without NATS', { timeout: 60_000 }, 
       await second.stop();
     } finally {
       if (!firstStopped) await first.stop();
+    }
+  });
+});
+
+describe('each role once per data folder with NATS', { timeout: 60_000 }, () => {
+  it('refuses a second process running a role the folder has running already, naming the role; other roles may join', async () => {
+    const nats = await startNats();
+    const dataDir = folder();
+    const configOf = (roles: Array<'projections' | 'relay' | 'reactors'>) =>
+      configFrom({}, { dataDir, roles, natsUrl: nats.url, logLevel: 'silent', sqliteSynchronous: 'NORMAL' });
+    const first = await launch(configOf(['projections', 'relay']));
+    try {
+      for (const role of ['projections', 'relay'] as const) {
+        const twice = await launch(configOf([role])).then(async (berth) => { await berth.stop(); return 'started'; }, (error: Error) => error.message);
+        assert.match(twice, new RegExp(`the data folder ${escaped(dataDir)} has its ${role} run by another Berth process already: each role runs once per data folder`));
+      }
+      const reactors = await launch(configOf(['reactors']));
+      await reactors.stop();
+    } finally {
+      await first.stop();
+      await nats.stop();
     }
   });
 });
