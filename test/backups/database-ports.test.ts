@@ -104,6 +104,27 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     }
   });
 
+  it('keeps a database whose move to a taken port failed on the port it still publishes: in its record, and held from other services', async () => {
+    const db = await create('ports-kept', DATABASE_IMAGE.dbepsilon);
+    const [published, taken] = [await freePort(), await freePort()];
+    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: published });
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    const holder: Server = await new Promise((resolve) => { const server = createServer().listen(taken, '0.0.0.0', () => resolve(server)); });
+    try {
+      assert.equal((await berth.call('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: taken })).status, 409);
+    } finally {
+      holder.close();
+    }
+    const record = await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId });
+    assert.deepEqual([record.externalPort, record.applicationStatus], [published, 'error']);
+    const engine = JSON.parse(await docker('service', 'inspect', db.appName, '--format', '{{json .Endpoint.Ports}}')) as Array<{ PublishedPort: number }>;
+    assert.deepEqual(engine.map((port) => port.PublishedPort), [published], 'the deployer put the service back on its port');
+    const other = await create('ports-other', DATABASE_IMAGE.dbepsilon);
+    await berth.refused('dbepsilon.saveExternalPort', { dbepsilonId: other.dbepsilonId, externalPort: published }, 409, 'externalPort');
+    assert.equal((await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: other.dbepsilonId, externalPort: taken })).externalPort, taken,
+      'the port of the failed move is free again');
+  });
+
   it('removes the data volume with the database when the operator turned that on', async () => {
     const db = await create('ports-gone', DATABASE_IMAGE.dbepsilon);
     await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });

@@ -6,7 +6,7 @@
 import type { Engine } from '@berth/shared/contract/databases';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
-import { conflict, notFound } from '@berth/shared/errors';
+import { conflict, DomainError, notFound } from '@berth/shared/errors';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { statusAfterDeployment, type Action, type DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Context } from '../context.ts';
@@ -14,6 +14,13 @@ import { queueFor, waitForEvent, waitForStream } from './deployment-queue.ts';
 import { act } from './application-runtime.ts';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
+
+/** A deployment that ended, and not done: the deployer put the service back as it was before it. */
+export class DeploymentFailed extends DomainError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
 
 export function databaseRuntime(engine: Engine) {
   const aggregate = databaseAggregates[engine];
@@ -62,7 +69,7 @@ export function databaseRuntime(engine: Engine) {
       // Pruned, or the database gone: removed while it deployed.
       const database = deployment && await settledAfter(ctx, id, ended, deployment);
       if (!deployment || !database) throw notFound(idField, aggregate.label);
-      if (deployment.status !== 'done') throw conflict(`${database.appName}: ${deployment.reason ?? 'the deployment did not finish'}`);
+      if (deployment.status !== 'done') throw new DeploymentFailed(`${database.appName}: ${deployment.reason ?? 'the deployment did not finish'}`);
       return ctx.view(aggregate, database);
     },
     start: asked('start'),

@@ -16,13 +16,13 @@ import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts
 import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
 import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
-import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
+import { claim, hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
 import { envMap } from '@berth/shared/domain/compose/values';
-import { databaseRuntime } from './database-runtime.ts';
+import { databaseRuntime, DeploymentFailed } from './database-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
 
 /** Every engine group has the same operations and shapes; only the id field's name differs. */
@@ -39,6 +39,40 @@ const passwordsOf = (engine: Engine) => PASSWORDS.filter((field) => credentialFi
  */
 const withExternalPort = <T>(ctx: Context, current: number | null, next: number | null | undefined, id: string, apply: () => Promise<T>) =>
   moveName(ctx, 'hostPort', current === null ? null : hostPort(current), next == null ? next : hostPort(next), id, apply, 'externalPort');
+
+/**
+ * A running database moved to another host port (or to none): the new port is claimed beside the
+ * old one, the change saved, and the database redeployed to publish it. The old port is let go only
+ * once that succeeded, or is still under way when the answer is due (it will publish the new one). A
+ * redeploy that failed left the service on the old port (the deployer puts it back): the record goes
+ * back to it and the new one is let go, so no other service can take a port the engine publishes.
+ */
+async function republishing<T>(
+  ctx: Context, id: string, current: number | null, next: number | null,
+  change: () => Promise<unknown>, redeploy: () => Promise<T>, changeBack: () => Promise<unknown>,
+): Promise<T> {
+  const letGo = (port: number | null) => (port === null ? Promise.resolve() : release(ctx, 'hostPort', hostPort(port), id));
+  if (next !== null) await claim(ctx, 'hostPort', hostPort(next), id, 'externalPort');
+  try {
+    await change();
+  } catch (error) {
+    await letGo(next);
+    throw error;
+  }
+  try {
+    const answer = await redeploy();
+    await letGo(current);
+    return answer;
+  } catch (error) {
+    if (!(error instanceof DeploymentFailed)) {
+      await letGo(current);
+      throw error;
+    }
+    await changeBack();
+    await letGo(next);
+    throw error;
+  }
+}
 
 /**
  * The engine reads a database's passwords once, when it initialises the data volume: a password
@@ -143,10 +177,13 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     await mayMoveTo(ctx, current.projectId, patch.projectId, id);
     const renamed = await renaming(ctx, current.appName, patch.appName, id);
     if (patch.externalPort != null && patch.externalPort !== current.externalPort) await mustBeFree(ctx, 'hostPort', hostPort(patch.externalPort), id, 'externalPort');
-    const saved = await withAppName(ctx, current.appName, renamed, id, () =>
-      withExternalPort(ctx, current.externalPort, patch.externalPort, id, () =>
-        movingProject(ctx, current.projectId, patch.projectId, id, () => save(() => patch)(input, ctx))));
-    return republished(current, patch.externalPort) ? runtime.deploy({ [idField]: id }, ctx) : saved;
+    const change = () => withAppName(ctx, current.appName, renamed, id, () =>
+      movingProject(ctx, current.projectId, patch.projectId, id, () => save(() => patch)(input, ctx)));
+    if (republished(current, patch.externalPort)) {
+      return republishing(ctx, id, current.externalPort, patch.externalPort ?? null, change,
+        () => runtime.deploy({ [idField]: id }, ctx), () => save(() => ({ externalPort: current.externalPort }))(input, ctx));
+    }
+    return withExternalPort(ctx, current.externalPort, patch.externalPort, id, change);
   };
 
   const runtime = databaseRuntime(engine);
@@ -168,8 +205,12 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       // Read to change: its port's claim is decided from this record.
       const current = await ctx.readToChange(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
-      const saved = await withExternalPort(ctx, current.externalPort, externalPort, idOf(input), () => save(() => ({ externalPort }))(input, ctx));
-      return republished(current, externalPort) ? runtime.deploy({ [idField]: idOf(input) }, ctx) : saved;
+      const saveAt = (port: number | null) => () => save(() => ({ externalPort: port }))(input, ctx);
+      if (republished(current, externalPort)) {
+        return republishing(ctx, idOf(input), current.externalPort, externalPort, saveAt(externalPort),
+          () => runtime.deploy({ [idField]: idOf(input) }, ctx), saveAt(current.externalPort));
+      }
+      return withExternalPort(ctx, current.externalPort, externalPort, idOf(input), saveAt(externalPort));
     },
     changeStatus: async (input: Input, ctx) => {
       const id = idOf(input);
