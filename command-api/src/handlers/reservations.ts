@@ -8,6 +8,7 @@ import { claimEach, releaseEach, type ReservationScope, type RunReservation } fr
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import { usageAggregate, usageKey, type UsageKind, type UsageWords } from '@berth/shared/domain/usage/usage';
 import { DomainError } from '@berth/shared/errors';
+import { UnavailableError } from '@berth/shared/ports/unavailable';
 import type { Context } from '../context.ts';
 
 type Scope = ReservationScope;
@@ -143,6 +144,26 @@ export async function mustBeUsable(ctx: Context, kind: Kind, id: string, user: s
   usageAggregate.decide({ type: 'Use', data: { key, user, words } }, (await ctx.load(usageAggregate, key)).state);
 }
 
+/** How long a use whose log was away is tried again before the creation it completes is undone. */
+const USE_OUTAGE_MS = 30_000;
+
+/**
+ * `use`, tried again while the log does not answer: the record it completes exists already, and a
+ * store away would refuse its undoing too, leaving a 503 that invites a retry: a second record.
+ * A use is idempotent, so one whose append did land before the outage is not counted twice.
+ */
+async function useThroughOutage(ctx: Context, kind: Kind, id: string, user: string, words: UsageWords): Promise<void> {
+  const giveUpAt = Date.now() + USE_OUTAGE_MS;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 2000)) {
+    try {
+      return await use(ctx, kind, id, user, words);
+    } catch (error) {
+      if (!(error instanceof UnavailableError) || Date.now() + pause > giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 /**
  * Creates a record that uses a resource, then counts it among the resource's users: written first,
  * so a refused record appends nothing, nor does a creation in a resource already retired (read
@@ -155,7 +176,7 @@ export async function createUser<T>(
   await mustBeUsable(ctx, kind, id, user, words);
   const created = await create();
   try {
-    await use(ctx, kind, id, user, words);
+    await useThroughOutage(ctx, kind, id, user, words);
   } catch (error) {
     // The refusal is the answer: a removal that fails found the record gone already (the resource's own removal took it).
     await remove().catch(() => undefined);
