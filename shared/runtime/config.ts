@@ -41,6 +41,8 @@ export interface Config {
   readonly metrics: boolean;
   /** `/ready` answers 503 while the read models are more events than this behind the log. */
   readonly readyMaxLag: number;
+  /** `/ready` fails while the oldest event the read models have not applied is older than this. */
+  readonly readyMaxLagSeconds: number;
   /** EventStoreDB connection string (`esdb://…`) of the scaled-out event log; SQLite when unset. */
   readonly eventStoreUrl: string | undefined;
   /** MongoDB connection string of the scaled-out read models; SQLite when unset. */
@@ -134,6 +136,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: env.BERTH_METRICS !== 'off',
     readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
+    readyMaxLagSeconds: number(env, 'BERTH_READY_MAX_LAG_SECONDS', 10),
     eventStoreUrl: env.BERTH_EVENTSTORE_URL || undefined,
     mongoUrl: env.BERTH_MONGO_URL || undefined,
     connectTimeoutSeconds: number(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60),

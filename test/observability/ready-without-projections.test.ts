@@ -22,4 +22,18 @@ describe('readiness of an API process whose projections never ran', () => {
       await server.stop();
     }
   });
+
+  it('answers 503 when few events were never applied but the oldest of them long ago: a projections role that stopped', async () => {
+    const server = await listeningBerth({ config: { roles: ['api'], projectionWaitMs: 100, readyMaxLag: 1000, readyMaxLagSeconds: 1 } });
+    try {
+      server.client.token = server.setupToken();
+      await server.client.call('auth.createAdmin', { email: 'late@berth.test', password: 'a long enough password' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const ready = await server.client.raw('/ready');
+      assert.equal(ready.status, 503, JSON.stringify(ready.body));
+      assert.match(ready.body.checks.projections.reason, /^read models are \d+ events behind, the oldest from \d+ s ago \(bound 1 s\)$/);
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -3,7 +3,7 @@
 // traffic only where reads are current and commands reach the reactors.
 import type { FastifyInstance } from 'fastify';
 import { countAfter } from '@berth/shared/ports/event-store';
-import { bounded } from './lag.ts';
+import { bounded, secondsBehind } from './lag.ts';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: string };
@@ -34,7 +34,12 @@ export function health(app: FastifyInstance, infra: Infrastructure): void {
         const applied = positions.length === 0 ? 0 : Math.min(await head, ...positions);
         const lag = await countAfter(eventStore, applied, config.readyMaxLag + 1);
         if (lag > config.readyMaxLag) throw new Error(`read models are ${lag} events behind (bound ${config.readyMaxLag})`);
-        return { lag };
+        // Few events behind for long is a projections role that stopped (at low traffic the count never grows).
+        const seconds = lag === 0 ? 0 : await secondsBehind(eventStore, applied, infra.clock.now().getTime());
+        if (seconds > config.readyMaxLagSeconds) {
+          throw new Error(`read models are ${lag} events behind, the oldest from ${Math.round(seconds)} s ago (bound ${config.readyMaxLagSeconds} s)`);
+        }
+        return { lag, lagSeconds: seconds };
       }),
       config.natsUrl ? check('the bus (NATS)', async () => {
         await (await infra.bus()).check();

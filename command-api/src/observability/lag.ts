@@ -1,5 +1,5 @@
 // How far each consumer of the log (a projection, the relay) is behind the head.
-import { countAfter } from '@berth/shared/ports/event-store';
+import { countAfter, type EventStore } from '@berth/shared/ports/event-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 
 /** Positions are not counts (EventStoreDB's are commit positions): lag is counted by reading, so only so far. */
@@ -42,15 +42,21 @@ async function checkpoints({ readStore, relayCheckpoint }: Infrastructure): Prom
   return positions;
 }
 
+/** Seconds since the oldest event after `position` happened, by its own time; 0 when there is none. */
+export async function secondsBehind(eventStore: EventStore, position: number, now: number): Promise<number> {
+  const [next] = await eventStore.readAll(position, 1);
+  return next ? Math.max(0, (now - Date.parse(next.metadata.occurredAt)) / 1000) : 0;
+}
+
 export async function consumerLags(infra: Infrastructure): Promise<ConsumerLag[]> {
   const { eventStore, clock } = infra;
   const head = await eventStore.head();
   const now = clock.now().getTime();
   const lags: ConsumerLag[] = [];
   for (const [name, position] of await checkpoints(infra)) {
-    const [next] = position < head ? await eventStore.readAll(position, 1) : [];
-    const lagSeconds = next ? Math.max(0, (now - Date.parse(next.metadata.occurredAt)) / 1000) : 0;
-    const lagEvents = next ? await countAfter(eventStore, position, LAG_COUNTED_UP_TO) : 0;
+    const behind = position < head;
+    const lagSeconds = behind ? await secondsBehind(eventStore, position, now) : 0;
+    const lagEvents = behind ? await countAfter(eventStore, position, LAG_COUNTED_UP_TO) : 0;
     lags.push({ name, position, head, lagEvents, lagSeconds });
   }
   return lags.sort((a, b) => a.name.localeCompare(b.name));
