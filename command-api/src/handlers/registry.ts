@@ -13,7 +13,7 @@ import type { Context } from '../context.ts';
 /** How the log's count of a registry's applications speaks of it. */
 export const REGISTRY_USE = { label: 'Registry', field: 'registryId', users: 'application(s)' } as const;
 import { resealed } from './secret-update.ts';
-import { enableSelfHostedRegistry, removeSelfHostedRegistry } from './self-hosted-registry.ts';
+import { enableSelfHostedRegistry, removeSelfHostedRegistry, servesRegistry, updateSelfHostedRegistry } from './self-hosted-registry.ts';
 import type { InputOf } from '@berth/shared/contract/operation';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -60,21 +60,28 @@ const create = change(registryAggregate, (input: InputOf<typeof contract.registr
   };
 });
 
+const updateRecord = change(registryAggregate, async (input: InputOf<typeof contract.registry.update>, ctx) => {
+  const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
+  const { createdAt: _createdAt, ...fields } = input;
+  return {
+    type: 'UpdateRegistry',
+    data: {
+      ...fields,
+      ...(input.password !== undefined && { password: resealed(ctx, current.password, input.password) }),
+    },
+  };
+});
+
 export const registry: GroupHandlers<typeof contract.registry> = {
   create,
-  update: change(registryAggregate, async (input, ctx) => {
+  update: async (input, ctx) => {
     const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
+    // Refused before the registry Berth runs is touched.
     if (input.adminId !== undefined) await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
     mustKeepCreatedAt(input.createdAt, current.createdAt);
-    const { createdAt: _createdAt, ...fields } = input;
-    return {
-      type: 'UpdateRegistry',
-      data: {
-        ...fields,
-        ...(input.password !== undefined && { password: resealed(ctx, current.password, input.password) }),
-      },
-    };
-  }),
+    const record = () => updateRecord(input, ctx);
+    return await servesRegistry(ctx, current) ? updateSelfHostedRegistry(ctx, current, input, record) : record();
+  },
   one: one(registryAggregate),
   all: all(registryAggregate),
   remove: async (input, ctx) => {
