@@ -8,6 +8,7 @@ import type { Infrastructure } from '../runtime/infrastructure.ts';
 import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
 import { DEPLOYMENT_LABEL } from '../domain/deployment/record.ts';
 import { ImageNotPulled, isImageNotPulled } from './services.ts';
+import { plainly } from '../runtime/task-watch.ts';
 
 /** Bound on the wait for the engine to accept connections once its task runs (a first start initialises). */
 const READY_TIMEOUT_MS = 120_000;
@@ -46,7 +47,7 @@ export async function untilReady(
       if (check?.exitCode === 0) return;
       reason = 'the engine does not accept connections yet';
     } else {
-      reason = notRunning;
+      reason = plainly(notRunning);
     }
     if (reason !== said) log((said = reason));
     // The engine would retry a task it cannot start forever (a missing image, a host port taken):

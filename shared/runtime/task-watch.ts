@@ -32,10 +32,23 @@ const LAST_POLL_MS = 500;
 export const FAILURES_TO_GIVE_UP = 3;
 const isOurs = (rollout: Rollout) => (task: TaskInfo) => task.image === rollout.image && task.forceUpdate === rollout.forceUpdate;
 
-/** Why the deploy's tasks do not run, in the engine's words. */
+/** Why the deploy's tasks do not run, in the engine's words, with what a taken host port means said plainly. */
 function reasonOf(tasks: readonly TaskInfo[]): string | null {
   const stuck = [...tasks].reverse().find((task) => task.error || ['pending', 'rejected', 'failed'].includes(task.state));
-  return stuck ? `${stuck.state}: ${stuck.error ?? stuck.message}` : null;
+  return stuck ? plainly(`${stuck.state}: ${stuck.error ?? stuck.message}`) : null;
+}
+
+/**
+ * The engine's words on a host port already taken, followed by what they mean: they name an
+ * endpoint, a proxy or "1 node", not which port nor by whom.
+ */
+export function plainly(reason: string): string {
+  const bound = reason.match(/listen (?:tcp|udp)\d?\s+\S*?:(\d+): bind: address already in use/);
+  if (bound) return `${reason} (host port ${bound[1]} is taken on the node by a process the swarm does not run: free it, or publish another port)`;
+  if (reason.includes('host-mode port already in use')) {
+    return `${reason} (a host port it publishes is taken by another task on every node that could run it: free it, or publish another port)`;
+  }
+  return reason;
 }
 
 /** A task that ended without being asked to: an exit, or (but for a job) an end at all. */

@@ -96,7 +96,7 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
       const started = Date.now();
       const answer = await berth.call('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: taken });
       assert.equal(answer.status, 409, JSON.stringify(answer.body));
-      assert.match(answer.body.message, /port/i);
+      assert.match(answer.body.message, new RegExp(`host port ${taken} is taken on the node by a process the swarm does not run: free it, or publish another port`));
       assert.ok(Date.now() - started < 60_000, 'bounded by the task-start timeout, not left pending');
       assert.equal((await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'error');
     } finally {

@@ -29,7 +29,7 @@ test('a host port another service publishes fails the deployment in bounded time
   const started = Date.now();
   const { error, log } = await deploy(d, second);
   assert.ok(Date.now() - started < BOUND_MS + 3000, 'failed within the bound');
-  assert.match(error!.message, /did not run within 3000 ms: pending: .*port/i);
+  assert.match(error!.message, /did not run within 3000 ms: pending: .*port.* \(a host port it publishes is taken by another task on every node that could run it: free it, or publish another port\)$/i);
   assert.doesNotMatch(error!.message, /one task per node/, 'one replica: the port is simply taken');
   assert.ok(log.some((line) => /engine: pending/.test(line)), log.join('\n'));
   assert.equal(await engine.inspectService(second.appName), null);
