@@ -146,6 +146,19 @@ describe('self-hosted registry', () => {
     await berth.ok('registry.remove', { registryId });
   });
 
+  it('a removed registry record typed selfHosted that Berth does not run leaves the registry Berth runs alone', async () => {
+    const port = await freePort();
+    const { registryId } = await berth.ok('registry.enableSelfHostedRegistry', { registryUrl: `127.0.0.1:${port}`, username: 'reg', password: 'regpass1' });
+    const other = await berth.ok('registry.create', {
+      registryName: 'elsewhere', username: 'u', password: 'p', registryUrl: 'registry.example.com:5000', registryType: 'selfHosted', imagePrefix: null,
+    });
+    await berth.ok('registry.remove', { registryId: other.registryId });
+    assert.notEqual(await engine.inspectService(SERVICE), null, 'the running registry is kept');
+    assert.equal(await catalogStatus(port, 'reg', 'regpass1'), 200);
+    await berth.ok('registry.remove', { registryId });
+    assert.equal(await engine.inspectService(SERVICE), null, 'its own record takes it along');
+  });
+
   it('an update the engine cannot run changes neither the record nor the running registry', async () => {
     const port = await freePort();
     const registryUrl = `127.0.0.1:${port}`;

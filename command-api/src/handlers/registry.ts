@@ -86,13 +86,15 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   all: all(registryAggregate),
   remove: async (input, ctx) => {
     const registry = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
+    // Only the record the service runs for takes it along: one created typed selfHosted runs nothing.
+    const serves = await servesRegistry(ctx, registry);
     const removed = await removal(registryAggregate, async () => {
       // An application pushes its images to its registry and nodes pull from it: it must be unset first.
       await retire(ctx, 'registry', input.registryId, await registryUse(ctx, input.registryId),
         'names a registry that applications use: set another registry on them (or none) first');
       return { type: 'RemoveRegistry', data: { registryId: input.registryId } };
     })(input, ctx);
-    if (registry.registryType === 'selfHosted') await removeSelfHostedRegistry(ctx, registry);
+    if (serves) await removeSelfHostedRegistry(ctx, registry);
     return removed;
   },
   testRegistry,
