@@ -11,6 +11,7 @@ import type { Reactor } from '../runtime/reactor.ts';
 import type { Deployer, DeployerDeps } from '../deployer/deployer.ts';
 import { serviceRuntime, type RuntimeActions } from '../deployer/service-runtime.ts';
 import { untilStopped } from '../deployer/actions.ts';
+import { mustRunTasks } from '../deployer/service-spec.ts';
 import { dataVolumeOf, databaseMark } from '@berth/shared/domain/database/service-spec';
 import { ownedServices } from '@berth/shared/runtime/owned-services';
 
@@ -49,6 +50,8 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
     },
     async reload(database) {
       const services = servicesOf(infra, engine, database);
+      const spec = await services.spec(database.appName);
+      if (spec) mustRunTasks(spec);
       const generation = await services.restart(database.appName);
       deployed(generation !== null, database);
       await untilReady(infra, engine, database, undefined, generation!);

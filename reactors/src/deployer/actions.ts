@@ -7,7 +7,7 @@ import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import { ownedServices } from '@berth/shared/runtime/owned-services';
 import { isOwnedImage } from '@berth/shared/domain/ownership';
 import type { DeployerDeps, DeployerSettings } from './deps.ts';
-import { appMark } from './service-spec.ts';
+import { appMark, mustRunTasks } from './service-spec.ts';
 import { deploymentOfTag, localRepository, registryRepository } from './images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
@@ -68,9 +68,10 @@ export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
     async reload(app) {
       const deps = forApp(shared, app);
       // Same spec, new tasks: the image is not rebuilt nor pulled again.
-      const info = await deps.engine.updateService(app.appName, (spec) => ({
-        ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 },
-      })).catch(deployedOnly(app));
+      const info = await deps.engine.updateService(app.appName, (spec) => {
+        mustRunTasks(spec);
+        return { ...spec, TaskTemplate: { ...spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 } };
+      }).catch(deployedOnly(app));
       await waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
     },
     async remove(app) {

@@ -77,6 +77,14 @@ export const isJob = (spec: ServiceSpec): boolean => {
   return Boolean(mode?.ReplicatedJob ?? mode?.GlobalJob);
 };
 
+/**
+ * A reload of a service scaled to 0 (stopped, whatever its record says: a status set by hand) has
+ * no task to restart: refused in the words the record's idle status is refused with.
+ */
+export function mustRunTasks(spec: ServiceSpec): void {
+  if (expectedTasks(spec) === 0) throw new Error(`${spec.Name} is stopped: it has no running tasks to reload; start it`);
+}
+
 export function expectedTasks(spec: ServiceSpec): number {
   const replicated = (spec.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated;
   return replicated ? replicated.Replicas ?? 1 : 1;
