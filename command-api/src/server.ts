@@ -112,7 +112,7 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
             reply.header(POSITION_HEADER, String(ctx.position));
             // Read-your-writes, bounded: past the bound the command still happened, so it still succeeds.
             await infra.readStore.waitFor(ctx.position, infra.config.projectionWaitMs)
-              .catch((error: unknown) => request.log.warn({ error }, 'read models lag behind'));
+              .catch((error: unknown) => request.log.warn({ err: error }, 'read models lag behind'));
           }
           if (answer instanceof StreamedAnswer) {
             return answer.send(request, reply, streams.lifetime(reply, async () => {

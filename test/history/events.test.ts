@@ -135,6 +135,24 @@ describe('events: the history for auditors', () => {
     }
   });
 
+  it('continues a page whose filters, after among them, come back with its cursor, and refuses the cursor with another after', async () => {
+    const query = { after: String(log[Math.floor(log.length / 2)]!.position) };
+    const positions = (events: RecordedEvent[]) => events.map((event) => event.position);
+    const expected = positions((await api.ok('events.all', { ...query, limit: '1000' })).events);
+    assert.ok(expected.length > 6, 'the log holds more than two pages of 3 after its middle');
+    const first = await api.ok('events.all', { ...query, limit: '3' });
+    const repeated = await api.call('events.all', { ...query, limit: '3', cursor: first.nextCursor });
+    assert.equal(repeated.status, 200, JSON.stringify(repeated.body));
+    assert.deepEqual(positions([...first.events, ...repeated.body.events]), expected.slice(0, 6));
+    // Leaving `after` out continues the same way.
+    assert.deepEqual(await api.ok('events.all', { limit: '3', cursor: first.nextCursor }), repeated.body);
+    const moved = await api.call('events.all', { ...query, after: String(Number(query.after) + 1), limit: '3', cursor: first.nextCursor });
+    assert.equal(moved.status, 400);
+    assert.equal(moved.body.code, 'BAD_REQUEST');
+    assert.deepEqual(moved.body.issues.map((issue: { path: string }) => issue.path), ['cursor']);
+    assert.match(JSON.stringify(moved.body), new RegExp(`came with after ${query.after}`));
+  });
+
   it('exports any selection as NDJSON that round-trips to the paged events', async () => {
     for (const query of [{}, { aggregate: 'project' }, { type: 'SecurityCreated' }] as Array<Record<string, string>>) {
       const response = await fetch(`${api.baseUrl}/api/events.export?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${api.token}` } });
@@ -211,6 +229,18 @@ describe('events: the history for auditors', () => {
     const next = await api.call('events.follow', { aggregate: 'project', cursor: first.nextCursor });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     assert.equal(next.body.events[0].position, first.events.at(-1).position + 1);
+  });
+
+  it('gives a long poll that found fewer events than a page the cursor after them, to poll on from', async () => {
+    const before = String(await server.berth.infrastructure.eventStore.head());
+    for (let n = 0; n < 3; n++) await api.ok('project.create', { name: `polled ${n}` });
+    const first = await api.ok('events.follow', { aggregate: 'project', after: before });
+    assert.equal(first.events.length, 3);
+    assert.ok(first.nextCursor, 'a long poll answers where to poll again from');
+    const { projectId } = await api.ok('project.create', { name: 'polled next' });
+    const next = await api.ok('events.follow', { aggregate: 'project', cursor: first.nextCursor });
+    assert.deepEqual(next.events.map((event: RecordedEvent) => event.stream), [`project-${projectId}`]);
+    assert.ok(next.nextCursor);
   });
 
   it('follows the log live as server-sent events, and long-polls for clients that take JSON', async () => {

@@ -6,6 +6,7 @@ import type { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Following } from '@berth/command-api/history/answers';
+import { selectionOf } from '@berth/command-api/history/selection';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
 
@@ -53,7 +54,7 @@ async function follow(store: EventStore): Promise<PassThrough> {
     send: (stream: PassThrough) => { sent = stream; return reply; },
   };
   const request = { headers: { accept: 'text/event-stream' }, log: { warn: () => {} } };
-  await new Following(store, { filter: {}, after: 0, limit: 100 })
+  await new Following(store, selectionOf({}))
     .send(request as unknown as FastifyRequest, reply as unknown as FastifyReply, { signal: new AbortController().signal, stillAllowed: async () => true });
   return sent!;
 }

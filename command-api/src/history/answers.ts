@@ -12,17 +12,21 @@ import { cursorOf, type Selection } from './selection.ts';
 
 export interface Page {
   readonly events: readonly RecordedEvent[];
-  /** Continues the same selection after this page; null when the page reached the end of the log. */
+  /** Continues the same selection after this page; null when a page of `events.all` reached the end of the log (a long poll's never is). */
   readonly nextCursor: string | null;
 }
 
 /** An event as the history shows it: without password and token hashes, secrets still sealed. */
 export const inHistory = (event: RecordedEvent): RecordedEvent => shownEvent(event, 'auditor');
 
-export async function pageOf(store: EventStore, { filter, after, limit }: Selection): Promise<Page> {
-  const events = await store.readFiltered(filter, after, limit);
-  const full = events.length === limit;
-  return { events: events.map(inHistory), nextCursor: full ? cursorOf(filter, events[events.length - 1]!.position) : null };
+/** Continues `selection` after `events`: after the last of them, or where it began when there are none. */
+const cursorAfter = (selection: Selection, events: readonly RecordedEvent[]) =>
+  cursorOf(selection, events.at(-1)?.position ?? selection.after);
+
+export async function pageOf(store: EventStore, selection: Selection): Promise<Page> {
+  const events = await store.readFiltered(selection.filter, selection.after, selection.limit);
+  const full = events.length === selection.limit;
+  return { events: events.map(inHistory), nextCursor: full ? cursorAfter(selection, events) : null };
 }
 
 async function* lines(events: AsyncIterable<RecordedEvent>): AsyncGenerator<string> {
@@ -96,7 +100,7 @@ export class Following extends StreamedAnswer {
           await roomIn(out, stop.signal);
         }
       } catch (error) {
-        request.log.warn({ error }, 'events.follow stopped');
+        request.log.warn({ err: error }, 'events.follow stopped');
       } finally {
         end();
         out.end();
@@ -105,10 +109,17 @@ export class Following extends StreamedAnswer {
     return reply.type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(out);
   }
 
-  /** The events after `after`, waiting a bounded time for the first one when there are none yet. */
+  /**
+   * The events after `after`, waiting a bounded time for the first one when there are none yet.
+   * Its cursor is never null: the poller always polls again, from where this answer left off.
+   */
   private async longPoll(after: number, lifetime: StreamLifetime): Promise<Page> {
     const selection = { ...this.selection, after };
-    const page = await pageOf(this.store, selection);
+    const polled = async (): Promise<Page> => {
+      const { events } = await pageOf(this.store, selection);
+      return { events, nextCursor: cursorAfter(selection, events) };
+    };
+    const page = await polled();
     if (page.events.length > 0) return page;
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), LONG_POLL_MS);
@@ -123,6 +134,6 @@ export class Following extends StreamedAnswer {
     }
     // A caller refused meanwhile (token revoked, access withdrawn) gets that refusal, not the events.
     if (!(await lifetime.stillAllowed())) throw lifetime.signal.reason;
-    return pageOf(this.store, selection);
+    return polled();
   }
 }

@@ -16,6 +16,8 @@ export interface Selection {
   readonly filter: EventFilter;
   /** Events strictly after this log position. */
   readonly after: number;
+  /** The `after` the first page was asked from: its cursors carry it, so a client may repeat it with them. */
+  readonly origin: number;
   readonly limit: number;
 }
 
@@ -31,28 +33,35 @@ export function filterOf(input: SelectionInput): EventFilter {
 const fingerprintOf = (filter: EventFilter) =>
   createHash('sha256').update(JSON.stringify(Object.entries(filter).sort())).digest('base64url').slice(0, 16);
 
-/** A cursor continuing `filter` strictly after `position`. */
-export const cursorOf = (filter: EventFilter, position: number): string =>
-  Buffer.from(JSON.stringify({ p: position, f: fingerprintOf(filter) })).toString('base64url');
+/** A cursor continuing `selection` strictly after `position`. */
+export const cursorOf = ({ filter, origin }: Pick<Selection, 'filter' | 'origin'>, position: number): string =>
+  Buffer.from(JSON.stringify({ p: position, f: fingerprintOf(filter), a: origin })).toString('base64url');
 
-function positionOfCursor(cursor: string, filter: EventFilter): number {
+const isPosition = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** Where `cursor` continues, and the `after` it came with. */
+function readCursor(cursor: string, filter: EventFilter): { position: number; origin: number } {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw badRequest('cursor', 'is not a cursor Berth gave out');
   }
-  const { p, f } = (decoded ?? {}) as { p?: unknown; f?: unknown };
-  if (!Number.isSafeInteger(p) || (p as number) < 0 || typeof f !== 'string') throw badRequest('cursor', 'is not a cursor Berth gave out');
+  // Cursors given out before they carried `a` were never to be sent with an `after`: as if it were 0.
+  const { p, f, a = 0 } = (decoded ?? {}) as { p?: unknown; f?: unknown; a?: unknown };
+  if (!isPosition(p) || !isPosition(a) || typeof f !== 'string') throw badRequest('cursor', 'is not a cursor Berth gave out');
   if (f !== fingerprintOf(filter)) throw badRequest('cursor', 'belongs to another selection; repeat the filters it came with');
-  return p as number;
+  return { position: p, origin: a };
 }
 
 export function selectionOf(input: SelectionInput): Selection {
   const filter = filterOf(input);
-  if (input.cursor !== undefined && input.after !== undefined) throw badRequest('cursor', 'cannot be given with after: give one or the other');
-  const after = input.cursor !== undefined ? positionOfCursor(input.cursor, filter) : Number(input.after ?? 0);
   // The contract bounds the limit (1 to MAX_PAGE_SIZE): the query was checked against it.
   const limit = Number(input.limit ?? DEFAULT_PAGE_SIZE);
-  return { filter, after, limit };
+  const after = input.after === undefined ? undefined : Number(input.after);
+  if (input.cursor === undefined) return { filter, after: after ?? 0, origin: after ?? 0, limit };
+  const { position, origin } = readCursor(input.cursor, filter);
+  // `after` is one of the filters a cursor is sent back with (or left out); another one is another selection.
+  if (after !== undefined && after !== origin) throw badRequest('cursor', `came with after ${origin}: repeat that after with it, or leave after out`);
+  return { filter, after: position, origin, limit };
 }
