@@ -30,7 +30,7 @@ const RecordedEvent = Closed({
 const Page = Closed({ events: Type.Array(RecordedEvent), nextCursor: Nullable(Str()) });
 /** Where a page left off: a page's `nextCursor`, given back with the same filters. */
 const continued = {
-  cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection' })),
+  cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection, sent with the same filters (after among them, or left out)' })),
 };
 
 export const events = group('events', {
