@@ -41,6 +41,18 @@ describe('changing what a compose service runs', () => {
     assert.equal((await berth.ok('compose.one', { composeId })).composeFile, FILE);
   });
 
+  it('refuses that user a randomizeCompose, which rewrites the file, and lets a user with canCreateServices do it', async () => {
+    const head = await berth.head();
+    const refused = await berth.call('compose.randomizeCompose', { composeId, prefix: 'zz' }, { token: plain.token });
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /^Changing what a compose service runs \(composeFile\) needs the permission canCreateServices$/);
+    assert.equal(await berth.head(), head);
+    const done = await berth.call('compose.randomizeCompose', { composeId, prefix: 'zz' }, { token: creator.token });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.match(done.body.composeFile, /web-zz:/);
+    await berth.ok('compose.update', { composeId, composeFile: FILE });
+  });
+
   it('lets that user change other fields, or send the file back unchanged', async () => {
     const answer = await update(plain, { name: 'shop front', composeFile: FILE });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));

@@ -29,6 +29,9 @@ const load = (ctx: Context, composeId: string) => ctx.mustLoad(composeAggregate,
 
 /** A command on an existing compose service: answers the record after it. */
 const act = <I extends { composeId: string }>(build: BuilderOf<typeof composeAggregate, I>) => change(composeAggregate, build);
+const randomize = act((input: { composeId: string; prefix?: string | null }) => ({
+  type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
+}));
 
 /**
  * The services of a compose service's file: the stored text's for `raw`; for `git` and `forge`, whose
@@ -119,8 +122,11 @@ const deployTemplate: Handler<InputOf<Group['deployTemplate']>> = async (input, 
 
 /** FORBIDDEN when a user without the rule's flag changes what the service runs (rules.ts); nothing is appended. */
 function mayChangeWhatItRuns(ctx: Context, input: Partial<Record<string, unknown>>, current: Compose): void {
+  mayChange(ctx, COMPOSE_RUN_RULE.fields.filter((field) => input[field] !== undefined && input[field] !== current[field]));
+}
+
+function mayChange(ctx: Context, changed: readonly string[]): void {
   if (ctx.seesAll || ctx.actor!.permissions[COMPOSE_RUN_RULE.flag] === true) return;
-  const changed = COMPOSE_RUN_RULE.fields.filter((field) => input[field] !== undefined && input[field] !== current[field]);
   if (changed.length > 0) {
     throw forbidden(`Changing what a compose service runs (${changed.join(', ')}) needs the permission ${COMPOSE_RUN_RULE.flag}`);
   }
@@ -182,9 +188,11 @@ export const compose: GroupHandlers<Group> = {
   }),
   removeSSHKey: act((input) => ({ type: 'RemoveComposeSSHKey', data: { composeId: input.composeId } })),
   refreshToken: refreshedToken(composeAggregate, (refreshToken) => act((input) => ({ type: 'RefreshComposeToken', data: { composeId: input.composeId, refreshToken } }))),
-  randomizeCompose: act((input) => ({
-    type: 'RandomizeCompose', data: { composeId: input.composeId, suffix: input.prefix || randomHex(8) },
-  })),
+  // It rewrites the file: its services and volumes get new names, so the next deploy runs new ones.
+  randomizeCompose: (input, ctx) => {
+    mayChange(ctx, ['composeFile']);
+    return randomize(input, ctx);
+  },
   allServices: async (input, ctx) => servicesOf(await load(ctx, input.composeId)),
   getDefaultCommand: async (input, ctx) => defaultCommand(await load(ctx, input.composeId)),
   ...composeRuntime,
