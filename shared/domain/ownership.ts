@@ -21,7 +21,7 @@ export interface OwnerMark {
 }
 
 /** Whether an object carries any service's mark. */
-const carriesAMark = (labels: Labels): boolean => MARK_LABELS.some((label) => labels?.[label] !== undefined);
+export const carriesAMark = (labels: Labels): boolean => MARK_LABELS.some((label) => labels?.[label] !== undefined);
 
 /** Whether an object with `labels` is the one Berth made for the service `mark` names. */
 export function isMarked(labels: Labels, mark: OwnerMark): boolean {

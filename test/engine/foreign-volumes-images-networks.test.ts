@@ -30,7 +30,10 @@ describe('volumes, images and networks Berth did not make, named like a service\
   let berth: TestBerth;
   let projectId: string;
   const repo = gitRepo();
-  const names = { legacy: '', db: uniqueName('op-vol'), ownDb: uniqueName('own-vol'), app: uniqueName('op-img'), stack: uniqueName('op-net'), ownStack: uniqueName('own-net') };
+  const names = {
+    legacy: '', db: uniqueName('op-vol'), ownDb: uniqueName('own-vol'), app: uniqueName('op-img'), stack: uniqueName('op-net'), ownStack: uniqueName('own-net'),
+    kept: uniqueName('kept-vol'),
+  };
   const opVolume = `${names.db}-data`;
   const opImage = `berth/${names.app}:operator`;
   const opNetwork = `${names.stack}_default`;
@@ -48,9 +51,12 @@ describe('volumes, images and networks Berth did not make, named like a service\
     await berth?.stop();
     for (const name of [names.db, names.ownDb, names.legacy]) if (name) quietly('service', 'rm', name);
     await removeDeployed([names.app]);
-    await removeStacks([names.stack, names.ownStack]);
+    await removeStacks([names.stack, names.ownStack, names.kept]);
     await eventually('the test volumes to be free', async () => {
-      try { for (const name of [opVolume, `${names.ownDb}-data`, `${names.legacy}-data`]) quietly('volume', 'rm', name); return volumeState(opVolume) === null; } catch { return false; }
+      try {
+        for (const name of [opVolume, `${names.ownDb}-data`, `${names.legacy}-data`, `${names.kept}_data`]) quietly('volume', 'rm', name);
+        return volumeState(opVolume) === null && volumeState(`${names.kept}_data`) === null;
+      } catch { return false; }
     });
     quietly('image', 'rm', opImage);
     quietly('network', 'rm', opNetwork);
@@ -147,5 +153,26 @@ describe('volumes, images and networks Berth did not make, named like a service\
     await berth.ok('compose.delete', { composeId: own.composeId });
     await eventually('the stack\'s own network to go', async () => networkState(`${names.ownStack}_default`) === null, 60_000);
     assert.equal(networkState(opNetwork), before);
+  });
+
+  it('a stack that takes the name of a deleted one does not mount the volume Berth kept of it: its deploy fails naming it', async () => {
+    const volumeFile = `services:\n  web:\n    image: ${TEST_IMAGE}\n    volumes: ["data:/data"]\nvolumes:\n  data: {}\n`;
+    const stack = async () => {
+      const { composeId } = await berth.ok('compose.create', { name: 'kept', projectId, composeType: 'stack' });
+      await berth.ok('compose.update', { composeId, appName: names.kept, composeFile: volumeFile });
+      return { composeId, deployment: await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId) };
+    };
+    const first = await stack();
+    assert.equal(first.deployment.status, 'done', JSON.stringify(first.deployment));
+    await berth.ok('compose.delete', { composeId: first.composeId });
+    await eventually('the first stack to go', async () =>
+      await engine.inspectService(`${names.kept}_web`) === null && networkState(`${names.kept}_default`) === null, 60_000);
+    assert.match(volumeState(`${names.kept}_data`) ?? '', new RegExp(`"berth.composeId":"${first.composeId}"`), 'its data is kept');
+
+    const second = await stack();
+    assert.equal(second.deployment.status, 'error');
+    assert.match(JSON.stringify(second.deployment), new RegExp(`a volume named ${names.kept}_data exists on the engine that Berth did not make for this service`));
+    assert.equal(await engine.inspectService(`${names.kept}_web`), null, 'no service mounts it');
+    await berth.ok('compose.delete', { composeId: second.composeId });
   });
 });

@@ -5,7 +5,7 @@
 // fails without touching it, and stop and delete leave it alone.
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
-import { COMPOSE_MARK, foreignObjectReason, isMarked, isOwnedObject, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
+import { carriesAMark, COMPOSE_MARK, foreignObjectReason, isMarked, isOwnedObject, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
 import type { ServiceInfo } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { ComposeDeps } from './deps.ts';
@@ -64,17 +64,33 @@ async function foreignNetwork(deps: ComposeDeps, compose: Pick<Compose, 'compose
 }
 
 /**
- * Before a deploy touches anything: a service of the stack, or one of its `networks`, that is not
- * this compose's fails it; a service made before the marks gets the mark (its labels only: its
+ * The first of the stack's named `volumes` that Berth made for another service (it carries another
+ * mark): a service removed keeps its data, which a stack of the same name must not mount. One with
+ * no mark is an operator's (or made before the marks), which a compose file may name.
+ */
+async function othersVolume(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, volumes: readonly string[]): Promise<string | null> {
+  for (const name of volumes) {
+    const labels = await deps.engine.volumeLabels(name);
+    if (labels !== null && carriesAMark(labels) && !isMarked(labels, composeMark(compose))) return name;
+  }
+  return null;
+}
+
+/**
+ * Before a deploy touches anything: a service of the stack, one of its `networks`, or a named
+ * volume Berth made for another service, that is not this compose's fails it; a service made before the marks gets the mark (its labels only: its
  * tasks do not roll), so the rollout may update it.
  */
 export async function claimStack(
-  deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void, networks: readonly string[] = [],
+  deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void,
+  networks: readonly string[] = [], volumes: readonly string[] = [],
 ): Promise<void> {
   const { foreign, unmarked, attached } = await stackServices(deps, compose, names);
   if (foreign.length > 0) throw new DeploymentFailure(foreignObjectReason('stack', compose.appName));
   const network = await foreignNetwork(deps, compose, networks, attached);
   if (network !== null) throw new DeploymentFailure(foreignObjectReason('network', network));
+  const volume = await othersVolume(deps, compose, volumes);
+  if (volume !== null) throw new DeploymentFailure(foreignObjectReason('volume', volume));
   const mark = composeMark(compose);
   for (const name of unmarked) {
     await deps.engine.updateService(name, (spec) => ({ ...spec, Labels: { ...spec.Labels, [mark.label]: mark.value } }));
