@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, eventually, runningTasks } from '../support/engine.ts';
+import { TEST_IMAGE, eventually, httpBody, runningTasks } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, removeStacks, served, stacks } from '../support/stacks.ts';
@@ -215,5 +215,25 @@ volumes:
     await databaseIsRefused(moved);
     await berth.ok('compose.delete', { composeId });
     await databaseTakes(moved);
+  });
+
+  it('redeploys a service renamed in the file on the host port its former self held, removing that one first; a failed redeploy brings it back', async () => {
+    const port = await freePort();
+    const file = (name: string, image: string) => `services:\n  ${name}:\n    image: ${image}\n    ports: ["${port}:8080"]\n`;
+    const { composeId, appName } = await stack({ composeFile: file('web', TEST_IMAGE) });
+    const deploy = async () => ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
+    assert.equal((await deploy()).status, 'done');
+
+    await berth.ok('compose.update', { composeId, composeFile: file('site', TEST_IMAGE) });
+    const renamed = await deploy();
+    assert.equal(renamed.status, 'done', renamed.reason);
+    assert.deepEqual(await stacks.services(appName), [`${appName}_site`]);
+    assert.equal(await eventually('the renamed service to serve', () => httpBody(port)), 'berth-test httpd\n');
+
+    await berth.ok('compose.update', { composeId, composeFile: file('front', 'berth-test/none:missing') });
+    const failed = await deploy();
+    assert.equal(failed.status, 'error');
+    assert.deepEqual(await stacks.services(appName), [`${appName}_site`], 'the service of the previous version is back');
+    assert.equal(await eventually('the previous version to serve again', () => httpBody(port)), 'berth-test httpd\n');
   });
 });

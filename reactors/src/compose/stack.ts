@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
-import { SERVICE_LABEL, type ServiceSpec } from '@berth/shared/ports/container-engine';
+import { SERVICE_LABEL, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
@@ -42,6 +42,9 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
   if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
   const services = await withObjects(deps, spec, work.log);
   const before = await Promise.all(services.map((service) => deps.engine.inspectService(service.Name)));
+  // Services gone from the file go first, as the stack tool prunes them: a renamed one may publish
+  // the host port its former self holds. A failed deployment brings them back.
+  const gone = await removeGone(deps, work, new Set(services.map((service) => service.Name)));
   // The stack's services roll out together; the engine's stack spec shapes are its service specs.
   // An image in a registry Berth knows is pulled with its login.
   const authFor = await registryAuths(deps);
@@ -54,15 +57,27 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
     await Promise.all(outcomes.map((outcome, i) => (outcome.status === 'fulfilled'
       ? restore(deps, before[i]!, services[i]!.Name, work.log).catch((error: unknown) => work.log(`Could not restore ${services[i]!.Name}: ${String(error)}`))
       : undefined)));
+    for (const info of gone) {
+      await deps.engine.upsertService(info.spec).then(
+        () => work.log(`Brought back the service ${info.spec.Name}`),
+        (error: unknown) => work.log(`Could not bring back ${info.spec.Name}: ${String(error)}`));
+    }
     throw failed.reason;
-  }
-  const wanted = new Set(services.map((service) => service.Name));
-  for (const name of (await stackServices(deps, work.compose)).own.filter((name) => !wanted.has(name))) {
-    await deps.engine.removeService(name);
-    work.log(`Removed the service ${name}: it is not in the compose file any more`);
   }
   await pruneObjects(deps, spec, services, work.log);
   return { image: spec.services.map((service) => service.TaskTemplate.ContainerSpec.Image).join(' '), revision: fetched.revision };
+}
+
+/** Removes this compose's services that are not `wanted` any more; answers them as they were. */
+async function removeGone(deps: ComposeDeps, work: ComposeWork, wanted: ReadonlySet<string>): Promise<ServiceInfo[]> {
+  const removed: ServiceInfo[] = [];
+  for (const name of (await stackServices(deps, work.compose)).own.filter((own) => !wanted.has(own))) {
+    const info = await deps.engine.inspectService(name);
+    if (!info || !(await deps.engine.removeService(name))) continue;
+    removed.push(info);
+    work.log(`Removed the service ${name}: it is not in the compose file any more`);
+  }
+  return removed;
 }
 
 /** Replicated services scaled to 0 (a global one has no scale: it is removed; a deploy brings it back). */
