@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { composeProjectName } from '@berth/shared/domain/compose/project-name';
+import { composeToolPrefix, DEFAULT_UP } from '@berth/shared/domain/compose/command';
 import { envMap, words } from '@berth/shared/domain/compose/values';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
@@ -58,9 +59,18 @@ export function interpolationEnv(fetched: FetchedCompose, compose: Pick<Compose,
   return `${dotenv}\n${compose.env ?? ''}`;
 }
 
-/** What a deploy asks of the compose tool when the service has no `command` of its own. */
-const UP = ['up', '-d', '--build', '--remove-orphans'];
+const UP = [...DEFAULT_UP];
 const WHOLE_COMMAND_LINE = /^(docker|docker-compose)$/;
+const TOOLS = [['docker', 'compose'], ['docker-compose']] as const;
+
+/** `given` without the whole line's start Berth itself runs (compose.getDefaultCommand's, copied), when it starts so. */
+function withoutOwnPrefix(given: string[], compose: Pick<Compose, 'appName' | 'composePath'>): string[] {
+  for (const tool of TOOLS) {
+    const prefix = composeToolPrefix(compose, tool);
+    if (prefix.every((word, i) => given[i] === word)) return given.slice(prefix.length);
+  }
+  return given;
+}
 
 /**
  * Flags that let `up` end on its own: detached, waiting for health, or ending with a container
@@ -70,11 +80,12 @@ const UP_ENDS = /^(-[a-zA-Z]*d[a-zA-Z]*|--detach(=.*)?|--wait|--abort-on-contain
 
 /**
  * The tool's arguments for a deploy: the service's `command` (the words after `-p <appName> -f
- * <file>`, which Berth always passes: the project's label is how stop and delete find it), else `UP`.
- * An `up` in the foreground would never end, and its deployment with it: it is run detached.
+ * <file>`, which Berth always passes: the project's label is how stop and delete find it; the line
+ * getDefaultCommand shows may be given whole), else `UP`. An `up` in the foreground would never
+ * end, and its deployment with it: it is run detached.
  */
-export function deployArguments(command: string): string[] {
-  const given = words(command);
+export function deployArguments(command: string, compose: Pick<Compose, 'appName' | 'composePath'>): string[] {
+  const given = withoutOwnPrefix(words(command), compose);
   if (given.length === 0) return UP;
   if (WHOLE_COMMAND_LINE.test(given[0]!)) {
     throw new DeploymentFailure(`The service's command holds the compose tool's arguments (for example "up -d web"), not a whole command line: "${command}"`);
@@ -84,7 +95,7 @@ export function deployArguments(command: string): string[] {
 }
 
 export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
-  const args = deployArguments(work.compose.command);
+  const args = deployArguments(work.compose.command, work.compose);
   if (args !== UP) work.log(`Running the compose tool with the service's command: ${args.join(' ')}`);
   await claimProject(deps, work.compose);
   await compose(deps, work.compose, fetched.file, args, work);
