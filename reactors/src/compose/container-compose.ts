@@ -37,7 +37,9 @@ async function compose(deps: ComposeDeps, record: Compose, file: string, args: s
   const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost, ...(logins && { DOCKER_CONFIG: logins.dir }) };
   try {
     // The name as the tool would normalise it: what its labels say, and what stop and delete look for.
-    return await runTool(command!, [...prefix, '-p', composeProjectName(record.appName), '-f', file, ...args], { cwd: dirname(file), env, signal: job.signal, log: job.log });
+    return await runTool(command!, [...prefix, '-p', composeProjectName(record.appName), '-f', file, ...args], {
+      cwd: dirname(file), env, signal: job.signal, log: job.log, what: [command, ...prefix, args[0]].join(' '),
+    });
   } finally {
     await logins?.remove();
   }

@@ -54,6 +54,19 @@ describe('a tool a deployment runs', () => {
     await until('the tool to die with it', () => pidsOf(`sleep ${seconds}`).length === 0);
   });
 
+  it('that fails says why in the lines its output said it, not its closing summary, named as the run names it', async () => {
+    const said = [
+      'Creating shop_web_1 ...',
+      'ERROR: for web  Cannot start service web: driver failed programming external connectivity on endpoint shop_web_1: Error starting userland proxy: listen tcp4 0.0.0.0:18750: bind: address already in use',
+      'ERROR: Encountered errors while bringing up the project.',
+    ];
+    const script = said.map((line) => `echo '${line}' >&2`).join('; ');
+    await assert.rejects(runTool('sh', ['-c', `${script}; exit 1`], { signal: NO_SIGNAL, log: () => {}, what: 'docker-compose up' }), {
+      message: `docker-compose up failed (exit 1): ${said[1]} | ${said[2]} (host port 18750 is taken on the node by a process the swarm does not run: free it, or publish another port)`,
+    });
+    await assert.rejects(runTool('sh', ['-c', 'echo done here; exit 2'], { signal: NO_SIGNAL, log: () => {} }), { message: 'sh -c failed (exit 2): done here' });
+  });
+
   it('that is not installed fails the deployment saying so, named or given by its path', async () => {
     await assert.rejects(runTool('berth-no-such-tool', [], { signal: NO_SIGNAL, log: () => {} }), { message: 'berth-no-such-tool is not installed on this host' });
     await assert.rejects(runTool('/nowhere/berth-tool', [], { signal: NO_SIGNAL, log: () => {} }), { message: '/nowhere/berth-tool is not installed on this host' });

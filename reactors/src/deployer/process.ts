@@ -4,6 +4,7 @@
 // tool interpolates a user's file from its environment, and Berth's holds the instance key.
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
+import { plainly } from '@berth/shared/runtime/task-watch';
 import { DeploymentFailure } from './env.ts';
 
 export interface Run {
@@ -15,7 +16,13 @@ export interface Run {
   readonly redact?: (text: string) => string;
   /** Standard output is the answer, not log lines. */
   readonly quiet?: boolean;
+  /** How a failure names the run ("docker compose up"); the command and its first argument by default. */
+  readonly what?: string;
 }
+
+/** Lines that say what went wrong, among a tool's output: its failure's reason is the last few. */
+const SAYS_WHY = /\berror\b|failed|denied|not found|no such|already in use|invalid/i;
+const REASON_LINES = 3;
 
 /** What a tool inherits of Berth's environment: finding programs, home and locale, proxies, certificate authorities, the engine. */
 const INHERITED = [
@@ -56,9 +63,15 @@ export async function runTool(command: string, args: readonly string[], run: Run
     });
     let output = '';
     let last = '';
+    const why: string[] = [];
     const logLines = (chunk: Buffer) => {
       for (const line of redact(chunk.toString()).split(/\r?\n/)) {
-        if (line.trim()) { run.log(line); last = line; }
+        if (!line.trim()) continue;
+        run.log(line);
+        last = line;
+        // The tool's closing line is often a summary ("Encountered errors…"): the lines before it say why.
+        if (SAYS_WHY.test(line) && !why.includes(line.trim())) why.push(line.trim());
+        if (why.length > REASON_LINES) why.shift();
       }
     };
     child.stdout.on('data', (chunk: Buffer) => {
@@ -69,7 +82,7 @@ export async function runTool(command: string, args: readonly string[], run: Run
     child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? notInstalled(command) : error));
     child.on('close', (code) => code === 0
       ? resolve(output)
-      : reject(new DeploymentFailure(`${command} ${args[0] ?? ''} failed (exit ${code}): ${redact(last)}`)));
+      : reject(new DeploymentFailure(`${run.what ?? `${command} ${args[0] ?? ''}`.trim()} failed (exit ${code}): ${plainly(why.length > 0 ? why.join(' | ') : last)}`)));
   });
 }
 
