@@ -3,6 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { pathsOf, startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { databaseCredentials } from '../support/databases.ts';
 import { startS3 } from '../support/s3.ts';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 
 const SECRET = 'wJalrXUtnFEMI-destination-secret';
 
@@ -87,6 +90,23 @@ describe('destination and backup operations', () => {
         await s3.stop();
       }
     });
+
+    it('testConnection of an endpoint that takes the connection and never answers says so within its bound', async () => {
+      const silent = createServer(() => {}).listen(0, '127.0.0.1');
+      await once(silent, 'listening');
+      try {
+        const port = (silent.address() as AddressInfo).port;
+        const started = Date.now();
+        const refused = await berth.refused('destination.testConnection', {
+          name: 'silent', endpoint: `http://127.0.0.1:${port}`, bucket: 'b', region: 'r', accessKey: 'a', secretAccessKey: 's',
+        }, 400, 'endpoint');
+        assert.match(refused.message, new RegExp(`did not answer within 10 s`));
+        assert.ok(Date.now() - started < 20_000, `answered in ${Date.now() - started} ms`);
+      } finally {
+        silent.closeAllConnections();
+        silent.close();
+      }
+    });
   });
 
   describe('backup', () => {
@@ -122,6 +142,7 @@ describe('destination and backup operations', () => {
       const dbgammaId = await database();
       const destinationId = await destination();
       await berth.refused('backup.create', { ...backupInput(dbgammaId, destinationId), schedule: 'every night' }, 400, 'schedule');
+
       const { backupId } = await berth.ok('backup.create', backupInput(dbgammaId, destinationId));
       const update = await berth.call('backup.update', {
         backupId, schedule: '0 25 * * *', prefix: 'nightly', destinationId, database: 'orders',

@@ -59,7 +59,7 @@ describe('validation sentences', () => {
     const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'db', appName: 'db', projectId, ...databaseCredentials('dbgamma') });
     const { destinationId } = await berth.ok('destination.create', { ...destination, endpoint: 'https://s3.example.test' });
     const backup = { prefix: 'p', destinationId, database: 'd', databaseType: 'dbgamma', dbgammaId, keepLatest: null, enabled: true };
-    const expected = 'schedule must be a cron expression of five fields (minute, hour, day of the month, month, day of the week), such as "0 3 * * *" for 03:00 every day';
+    const expected = 'schedule must be a cron expression of five fields (minute, hour, day of the month, month, day of the week), such as "0 3 * * *" for 03:00 every day, or of six with seconds first';
     assert.equal(await sentenceOf('backup.create', { ...backup, schedule: 'every day' }), expected);
     assert.equal(await sentenceOf('backup.create', { ...backup, schedule: '61 3 * * *' }), expected);
   });

@@ -11,6 +11,15 @@ import { endpointUrlOf } from '../../domain/destination/endpoint.ts';
 import { describeFailure } from './failure.ts';
 
 const PART_SIZE = 8 * 1024 * 1024;
+/**
+ * A server that takes the connection and never answers: a request (a part's upload, or until the
+ * answer's headers) fails after REQUEST_MS, and a download that stalls after SOCKET_IDLE_MS; the
+ * client only warns of the first unless told to throw, and a run would hang for good.
+ */
+const REQUEST_MS = 60_000;
+const SOCKET_IDLE_MS = 60_000;
+/** A connection check answers a person waiting for it. */
+const CHECK_MS = 10_000;
 /** Parts in flight at once: bounds an upload's memory to about PART_SIZE × (QUEUE + 1). */
 const QUEUE = 2;
 
@@ -30,7 +39,7 @@ export function openS3Storage(address: BucketAddress): ObjectStorage {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: REQUEST_MS, throwOnRequestTimeout: true, socketTimeout: SOCKET_IDLE_MS },
   });
   const Bucket = address.bucket;
   /** Runs one call, turning any failure into an ObjectStorageError with its reason. */
@@ -46,7 +55,12 @@ export function openS3Storage(address: BucketAddress): ObjectStorage {
     async check(signal) {
       // A listing that matches nothing: authenticated, cheap, and its refusals carry a reason.
       const probe = new ListObjectsV2Command({ Bucket, Prefix: '.berth-connection-check/' });
-      const listing = await attempt('reach the bucket', () => client.send(probe, { abortSignal: signal }));
+      const bound = AbortSignal.timeout(CHECK_MS);
+      const listing = await attempt('reach the bucket', () => client.send(probe, { abortSignal: signal ? AbortSignal.any([signal, bound]) : bound }))
+        .catch((error: unknown) => {
+          if (!bound.aborted || signal?.aborted) throw error;
+          throw new ObjectStorageError(`Could not reach the bucket ${Bucket}: ${endpointUrl(address.endpoint)} did not answer within ${CHECK_MS / 1000} s`, 'Timeout');
+        });
       // The client reads any 200 as a listing, an empty one when the body is a web page or
       // nothing: only an S3 server's names the bucket it listed.
       if (listing.Name !== Bucket) {

@@ -14,7 +14,7 @@ function nextTwoRuns(schedule: string, now: Date, field: string): Date[] {
     return runs;
   } catch {
     // croner's reason speaks of its own configuration: say what a schedule is instead.
-    throw badRequest(field, 'must be a cron expression of five fields (minute, hour, day of the month, month, day of the week), such as "0 3 * * *" for 03:00 every day');
+    throw badRequest(field, 'must be a cron expression of five fields (minute, hour, day of the month, month, day of the week), such as "0 3 * * *" for 03:00 every day, or of six with seconds first');
   }
 }
 
