@@ -25,8 +25,8 @@ interface RunStart {
   readonly key: string;
 }
 
-const reasonOf = (plan: RunPlan, error: unknown): string => {
-  if (error instanceof NoRunningTaskError) return `The database ${plan.database.appName} is not running (no running task to dump in)`;
+const reasonOf = (plan: RunPlan, error: unknown, kind: RunKind = 'backup'): string => {
+  if (error instanceof NoRunningTaskError) return `The database ${plan.database.appName} is not running (no running task to ${kind === 'restore' ? 'restore into' : 'dump in'})`;
   return scrubbed(plan, error instanceof Error ? error.message : String(error));
 };
 
@@ -42,7 +42,7 @@ async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () 
     return await deps.record({ type: 'SucceedBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size, log } });
   } catch (error) {
     const interrupted = deps.signal?.aborted === true;
-    const reason = interrupted ? INTERRUPTED : reasonOf(plan, error);
+    const reason = interrupted ? INTERRUPTED : reasonOf(plan, error, start.kind);
     const log = [interrupted ? `${INTERRUPTED}: ${(deps.signal!.reason as Error).message}` : reason];
     return deps.record({ type: 'FailBackupRun', data: { runId: start.runId, finishedAt: deps.now().toISOString(), size: null, log, error: reason } });
   }
@@ -68,8 +68,10 @@ export function runBackup(plan: RunPlan, deps: RunDeps, runId: string, trigger: 
   });
 }
 
-/** Loads the object `key` into `database` of the plan's (target) database service. */
-export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: string, database: string): Promise<BackupRun> {
-  return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key }, async () =>
-    bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database, deps.signal));
+/** Loads the object `key` into `database` of the plan's (target) database service; null: the backup has none left to load. */
+export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: string | null, database: string): Promise<BackupRun> {
+  return recorded(plan, deps, { runId, kind: 'restore', trigger: 'manual', key: key ?? '' }, async () => {
+    if (key === null) throw new Error('this backup has no successful run left to restore from');
+    return bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database, deps.signal);
+  });
 }

@@ -57,10 +57,10 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
     await Promise.all([berth.stop(), s3.stop()]);
   });
 
-  /** A database of that kind, running, published on a free port. */
-  async function database(kind: Kind, name: string) {
+  /** A database of that kind, running, published on a free port; its main database is `app` unless named. */
+  async function database(kind: Kind, name: string, databaseName = 'app') {
     const created = await berth.ok(`${kind}.create`, {
-      name, appName: name, projectId, containerImage: DATABASE_IMAGE[kind], ...databaseCredentials(kind, { password: PASSWORD }),
+      name, appName: name, projectId, containerImage: DATABASE_IMAGE[kind], ...databaseCredentials(kind, { password: PASSWORD, name: databaseName }),
     });
     const id = created[`${kind}Id`] as string;
     const port = await freePort();
@@ -126,6 +126,23 @@ describe('backup and restore of running databases', { timeout: 600_000 }, () => 
       assert.match(await client(kind, CLIENTS[kind].read, use), CLIENTS[kind].expect);
     });
   }
+
+  it('restores the newest successful run as it is when the restore runs, into another service\'s main database of its own name', async () => {
+    const [source, target] = await Promise.all([database('dbgamma', 'latest-src'), database('dbgamma', 'latest-dst', 'other')]);
+    await client('dbgamma', CLIENTS.dbgamma.write, { PW: PASSWORD, PORT: String(source.port) });
+    const { backupId } = await berth.ok('backup.create', {
+      schedule: '0 3 29 2 *', prefix: 'latest', destinationId, database: 'app', databaseType: 'dbgamma', dbgammaId: source.id, keepLatest: 1,
+    });
+    const first = await berth.ok('backup.manualBackupDbgamma', { backupId });
+    // A second backup asked before the restore runs first, and prunes the first one's object.
+    const second = berth.ok('backup.manualBackupDbgamma', { backupId });
+    const restored = await berth.ok('backup.restore', { backupId, dbgammaId: target.id });
+    assert.equal(restored.status, 'done', restored.error);
+    assert.equal(restored.key, (await second).key);
+    assert.notEqual(restored.key, first.key);
+    const read = 'PGPASSWORD="$PW" psql -qtA -h 127.0.0.1 -p "$PORT" -U other -d other -c "SELECT item FROM orders WHERE id = 1"';
+    assert.match(await client('dbgamma', read, { PW: PASSWORD, PORT: String(target.port) }), /^anchor$/m);
+  });
 
   it('takes a database name that starts with a dash as a name, not as an option of the dump tool', async () => {
     // Read as an option, `--version` made the dump tool print its version and succeed: a backup of nothing.

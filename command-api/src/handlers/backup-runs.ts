@@ -2,7 +2,8 @@
 // is checked here (4xx for what cannot run), asked of the reactors, and answered once it ended
 // with the run's record (its outcome, or its reason); past the bounded wait, 409 naming the run.
 import type { Engine } from '@berth/shared/contract/databases';
-import { folderOf, isOwnKey, planOf, type RunPlan } from '@berth/shared/backups/plan';
+import { folderOf, planOf, type RunPlan } from '@berth/shared/backups/plan';
+import { isRestorable, latestKey } from '@berth/shared/backups/restore-key';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type RunRequest } from '@berth/shared/domain/backup/backup';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
@@ -15,7 +16,7 @@ import type { Context } from '../context.ts';
 import type { Handler } from './kit.ts';
 import { waitForEvent } from './deployment-queue.ts';
 
-type Asked = { kind: 'backup'; databaseId: string } | { kind: 'restore'; databaseId: string; key: string; database: string };
+type Asked = { kind: 'backup'; databaseId: string } | { kind: 'restore'; databaseId: string; key: string | null; database: string };
 
 /** Asks the reactors for the run and answers it once it ended (bounded wait). */
 async function run(ctx: Context, backup: Backup, asked: Asked) {
@@ -56,18 +57,17 @@ export const runs: Handler<{ backupId: string }> = async (input, ctx) => {
 
 type RestoreInput = { backupId: string; key?: string } & Partial<Record<`${Engine}Id`, string>>;
 
-/** The object to restore: the given key (which must be this backup's), else the latest successful run's. */
-async function keyToRestore(ctx: Context, plan: RunPlan, backupId: string, key: string | undefined): Promise<string> {
+/** The object to restore: the given key (which must be this backup's), else null: the latest successful run's when it runs. */
+async function keyToRestore(ctx: Context, plan: RunPlan, backupId: string, key: string | undefined): Promise<string | null> {
+  const runs = await ctx.list(backupRunAggregate, 'backupId', backupId);
   if (key !== undefined) {
-    if (!isOwnKey(plan, key)) {
-      throw badRequest('key', `is not an object of this backup (its objects are ${folderOf(plan)}<ISO timestamp>.${plan.profile.extension}.gz)`);
+    if (!isRestorable(plan, runs, key)) {
+      throw badRequest('key', `is not an object of this backup (its objects are ${folderOf(plan)}<ISO timestamp>.${plan.profile.extension}.gz, or those its runs list)`);
     }
     return key;
   }
-  const latest = (await ctx.list(backupRunAggregate, 'backupId', backupId)).sort(byStart)
-    .find((run) => run.kind === 'backup' && run.status === 'done');
-  if (!latest) throw badRequest('key', 'is required: this backup has no successful run to restore from; give the key of an object');
-  return String(latest.key);
+  if (latestKey(runs) === null) throw badRequest('key', 'is required: this backup has no successful run to restore from; give the key of an object');
+  return null;
 }
 
 /** `backup.restore`: loads a dump of the backup into its database, or another of the same kind. */
@@ -81,6 +81,17 @@ export const restore: Handler<RestoreInput> = async (input, ctx) => {
   const databaseId = input[own] ?? ownerOf(backup);
   const plan = await planFor(ctx, backup, databaseId, own);
   const key = await keyToRestore(ctx, plan, backup.backupId, input.key);
-  // Into the database that was dumped (of the same name in the target service), not the service's main one.
-  return run(ctx, backup, { kind: 'restore', databaseId, key, database: backup.database });
+  return run(ctx, backup, { kind: 'restore', databaseId, key, database: await restoredInto(ctx, backup, plan) });
 };
+
+/**
+ * The database a restore loads into: the one that was dumped (of that name in the target service,
+ * not the service's main one); but a dump of the backup's service's main database goes into the
+ * target service's main one, which has a name of its own.
+ */
+async function restoredInto(ctx: Context, backup: Backup, target: RunPlan): Promise<string> {
+  if (target.databaseId === ownerOf(backup)) return backup.database;
+  const source = await ctx.mustLoad(databaseAggregates[backup.databaseType], ownerOf(backup), ownerField(backup.databaseType)) as Database;
+  const main = target.database.databaseName;
+  return backup.database === source.databaseName && main ? main : backup.database;
+}

@@ -1,6 +1,8 @@
 // The reactor over manual backups and restores asked through the API: each runs here, as the
 // scheduled ones do, and records its run; the API answers from the run's outcome.
 import { runBackup, runRestore } from '@berth/shared/backups/run';
+import { latestKey } from '@berth/shared/backups/restore-key';
+import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { backupAggregate, type Backup, type RunRequest } from '@berth/shared/domain/backup/backup';
 import { DomainError } from '@berth/shared/errors';
 import { load } from '@berth/shared/runtime/execute';
@@ -8,6 +10,15 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
+
+/**
+ * The newest successful run's object, as the read models hold the runs once they caught up with the
+ * log (a run that just ended before this one, in this process, is in it).
+ */
+async function newestKey(infra: Infrastructure, backupId: string): Promise<string | null> {
+  await infra.readStore.waitFor(await infra.eventStore.head(), infra.config.projectionWaitMs).catch(() => undefined);
+  return latestKey(await infra.readStore.find(backupRunAggregate.name, 'backupId', backupId));
+}
 
 export function requestedRuns(infra: Infrastructure, report: Report, term: RunTerm): Reactor {
   return {
@@ -24,7 +35,7 @@ export function requestedRuns(infra: Infrastructure, report: Report, term: RunTe
       try {
         await term.track(request.kind === 'backup'
           ? runBackup(plan, deps, request.runId, 'manual', new Date(request.at))
-          : runRestore(plan, deps, request.runId, request.key, request.database));
+          : runRestore(plan, deps, request.runId, request.key ?? await newestKey(infra, request.backupId), request.database));
       } catch (error) {
         // Delivered again after the run was recorded: it is not run twice.
         if (error instanceof DomainError && error.code === 'CONFLICT') return;

@@ -51,7 +51,8 @@ export type BackupChange = Pick<Backup, 'backupId' | 'schedule' | 'prefix' | 'de
  */
 export type RunRequest =
   | { backupId: string; runId: string; at: string; kind: 'backup'; databaseId: string }
-  | { backupId: string; runId: string; at: string; kind: 'restore'; databaseId: string; key: string; database: string };
+  /** `key` null: the newest successful run's object, chosen when the restore runs. */
+  | { backupId: string; runId: string; at: string; kind: 'restore'; databaseId: string; key: string | null; database: string };
 
 export type BackupCommand =
   | { type: 'CreateBackup'; data: Backup }
