@@ -86,6 +86,7 @@ describe('destination and backup operations', () => {
         const unreachable = await berth.refused('destination.testConnection', { ...fields, endpoint: 'http://127.0.0.1:1' }, 400, 'endpoint');
         assert.match(unreachable.message, /refused/);
         await berth.refused('destination.testConnection', { name: '' }, 400);
+        await berth.refused('destination.testConnection', { ...fields, bucket: '' }, 400, 'bucket');
       } finally {
         await s3.stop();
       }

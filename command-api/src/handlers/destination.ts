@@ -1,6 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
-import { mustBeEndpoint } from '@berth/shared/domain/destination/endpoint';
+import { mustBeEndpoint, mustNameBucket } from '@berth/shared/domain/destination/endpoint';
 import { badRequest } from '@berth/shared/errors';
 import { ObjectStorageError } from '@berth/shared/ports/object-storage';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
@@ -20,6 +20,7 @@ const FIELD_OF: Record<string, string> = {
 const testConnection: Handler<{ endpoint: string; region: string; bucket: string; accessKey: string; secretAccessKey: string }> =
   async (input, ctx) => {
     mustBeEndpoint(input.endpoint);
+    mustNameBucket(input.bucket);
     try {
       await (await ctx.infra.objectStorage(input)).check();
     } catch (error) {

@@ -37,11 +37,12 @@ describe('backup decider', () => {
     }
   });
   it('refuses a prefix that is not one plain folder, on create and on update, naming prefix', () => {
-    for (const prefix of ['/x', '/', ' x', 'x ', '../x', 'a/../b', 'a//b', './a', 'a/.', 'x//', 'a\u0000b', 'a\nb']) {
+    // Past what leaves room in an object's key (1,024 bytes) for the timestamp and extension after it.
+    for (const prefix of ['/x', '/', ' x', 'x ', '../x', 'a/../b', 'a//b', './a', 'a/.', 'x//', 'a\u0000b', 'a\nb', 'x'.repeat(961), 'é'.repeat(481)]) {
       spec.given([]).when({ type: 'CreateBackup', data: { ...created, prefix } }).thenFails('BAD_REQUEST', 'prefix');
       spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'UpdateBackup', data: { ...change, prefix } }).thenFails('BAD_REQUEST', 'prefix');
     }
-    for (const prefix of ['nightly/', 'db/nested', 'my backups/2026', '.hidden']) {
+    for (const prefix of ['nightly/', 'db/nested', 'my backups/2026', '.hidden', 'x'.repeat(960)]) {
       spec.given([]).when({ type: 'CreateBackup', data: { ...created, prefix } }).then([{ type: 'BackupCreated', data: { ...created, prefix } }]);
     }
   });

@@ -26,6 +26,11 @@ describe('destination decider', () => {
   it('appends nothing for an update that changes nothing', () => {
     spec.given([{ type: 'DestinationCreated', data: created }]).when({ type: 'UpdateDestination', data: fields }).then([]);
   });
+  it('refuses an empty bucket, naming it, on create and on update: every request names the bucket', () => {
+    spec.given([]).when({ type: 'CreateDestination', data: { ...created, bucket: '' } }).thenFails('BAD_REQUEST', 'bucket');
+    spec.given([{ type: 'DestinationCreated', data: created }]).when({ type: 'UpdateDestination', data: { ...fields, bucket: '' } })
+      .thenFails('BAD_REQUEST', 'bucket');
+  });
   it('answers NOT_FOUND naming destinationId for one that was removed', () => {
     spec.given([{ type: 'DestinationCreated', data: created }, { type: 'DestinationRemoved', data: { destinationId: 'd1' } }])
       .when({ type: 'RemoveDestination', data: { destinationId: 'd1' } }).thenFails('NOT_FOUND', 'destinationId');

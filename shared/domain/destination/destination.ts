@@ -2,7 +2,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
-import { mustBeEndpoint } from './endpoint.ts';
+import { mustBeEndpoint, mustNameBucket } from './endpoint.ts';
 
 /** An object-storage bucket backups are uploaded to. */
 export interface Destination {
@@ -47,10 +47,12 @@ export const destinationAggregate: Aggregate<Destination, DestinationCommand, De
       case 'CreateDestination':
         mustNotExist(state, LABEL, 'destinationId');
         mustBeEndpoint(command.data.endpoint);
+        mustNameBucket(command.data.bucket);
         return [{ type: 'DestinationCreated', data: command.data }];
       case 'UpdateDestination': {
         const destination = mustExist(state, 'destinationId', LABEL);
         if (command.data.endpoint !== undefined) mustBeEndpoint(command.data.endpoint);
+        mustNameBucket(command.data.bucket);
         return updated('DestinationUpdated', 'destinationId', destination.destinationId, destination, command.data);
       }
       case 'RemoveDestination':

@@ -16,6 +16,11 @@ export function endpointUrlOf(endpoint: string): string | null {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.toString() : null;
 }
 
+/** BAD_REQUEST naming `bucket` when it is empty: every request names it, and the client refuses one without. */
+export function mustNameBucket(bucket: string | undefined): void {
+  if (bucket === '') throw badRequest('bucket', 'must not be empty: it names the bucket the backups go in');
+}
+
 /** BAD_REQUEST naming `endpoint` unless the S3 client can call it. */
 export function mustBeEndpoint(endpoint: string): void {
   if (endpointUrlOf(endpoint) === null) {
