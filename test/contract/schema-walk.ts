@@ -14,13 +14,24 @@ export interface FieldBounds {
   readonly default?: unknown;
 }
 
+/**
+ * A number that may also be one literal outside its range (a size: 0 for none, or from its least):
+ * read as its range, whose breaches (below the least, past the most, not a number) it refuses.
+ */
+function rangeOf(schema: TSchema): TSchema {
+  const variants = schema.anyOf as TSchema[] | undefined;
+  const ranges = variants?.filter((variant) => variant.const === undefined) ?? [];
+  const numeric = variants?.every((variant) => variant.type === 'number' || variant.type === 'integer');
+  return numeric && ranges.length === 1 ? ranges[0]! : schema;
+}
+
 function unwrap(schema: TSchema): { schema: TSchema; nullable: boolean } {
   const variants = schema.anyOf as TSchema[] | undefined;
   if (variants && !schema.enum) {
     const others = variants.filter((variant) => variant.type !== 'null');
-    if (others.length === 1 && others.length < variants.length) return { schema: others[0]!, nullable: true };
+    if (others.length === 1 && others.length < variants.length) return { schema: rangeOf(others[0]!), nullable: true };
   }
-  return { schema, nullable: false };
+  return { schema: rangeOf(schema), nullable: false };
 }
 
 export function fieldsOf(input: TObject): FieldBounds[] {
