@@ -16,7 +16,7 @@ import { newAppName, releaseAppName, renaming, withAppName } from './app-name.ts
 import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use.ts';
 import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
-import { claim, hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
+import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed } from './secret-update.ts';
 import { wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
@@ -52,13 +52,8 @@ async function republishing<T>(
   change: () => Promise<unknown>, redeploy: () => Promise<T>, changeBack: () => Promise<unknown>,
 ): Promise<T> {
   const letGo = (port: number | null) => (port === null ? Promise.resolve() : release(ctx, 'hostPort', hostPort(port), id));
-  if (next !== null) await claim(ctx, 'hostPort', hostPort(next), id, 'externalPort');
-  try {
-    await change();
-  } catch (error) {
-    await letGo(next);
-    throw error;
-  }
+  // Claimed as a new record's name is: the old one is no part of the move until the redeploy ends.
+  await withExternalPort(ctx, null, next, id, change);
   try {
     const answer = await redeploy();
     await letGo(current);
