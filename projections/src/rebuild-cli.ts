@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { openEventStore, openReadStore } from '@berth/shared/runtime/stores';
 import { rebuildInto } from './rebuild.ts';
-import { FolderInUseError, lockDataFolder, type FolderLock } from '@berth/shared/runtime/folder-lock';
+import { FolderInUseError, lockDataFolder } from '@berth/shared/runtime/folder-lock';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -24,6 +24,48 @@ async function opened<T>(file: string | null, open: () => Promise<T>): Promise<T
   }
 }
 
+interface Guard { release(): Promise<void> }
+
+/** How long the rebuild waits to take the projections' lease: a holder that is alive never lets it go. */
+const LEASE_WAIT_MS = 2000;
+
+/**
+ * Keeps the projections role off the read models for the rebuild: on the data folder, its lock;
+ * scaled out with NATS, its lease (a projections process started meanwhile waits for it). Refuses
+ * while a projections process holds either. Without either (MongoDB, no NATS) nothing can tell.
+ */
+async function guardProjections(config: Config): Promise<Guard> {
+  if (!config.mongoUrl) {
+    try {
+      const lock = lockDataFolder(config.dataDir, 'projections');
+      return { release: async () => lock.release() };
+    } catch (error) {
+      throw error instanceof FolderInUseError
+        ? new Error(`Berth's projections run on ${config.dataDir}: stop Berth first, or rebuild while it serves with \`berth projections rebuild\``)
+        : error;
+    }
+  }
+  if (!config.natsUrl) return { release: async () => {} };
+  const { NatsLeases } = await import('@berth/shared/adapters/nats/leases');
+  const leases = await NatsLeases.connect(config.natsUrl, { ttlMs: config.leaseTtlMs });
+  let taken: () => void = () => {};
+  const held = new Promise<boolean>((resolve) => {
+    taken = () => resolve(true);
+    setTimeout(() => resolve(false), LEASE_WAIT_MS).unref();
+  });
+  const lease = leases.hold('projections', { start: async () => taken(), stop: async () => {} });
+  const release = async () => {
+    await lease.release();
+    await leases.close();
+  };
+  if (!(await held)) {
+    await release();
+    // Neither URL is named: either may carry a password.
+    throw new Error("Berth's projections run on these read models (a process holds their NATS lease): stop them first, or rebuild while Berth serves with `berth projections rebuild`");
+  }
+  return { release };
+}
+
 export async function rebuildStores(config: Config): Promise<{ events: number; seconds: number }> {
   const started = performance.now();
   // The files openEventStore and openReadStore open when no server is configured.
@@ -31,19 +73,17 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
   const events = await opened(inDataDir('events.db', config.eventStoreUrl), () => openEventStore(config));
   // No projections role here: the store's cache stays off.
   const openReads = () => openReadStore({ ...config, roles: [] });
-  // The folder's read models are cleared first: never under a projections process that runs on them
-  // (it would write its checkpoints past what the rebuild then skips). Scaled out, Berth must be stopped.
-  let projections: FolderLock | null = null;
+  // The read models are cleared first: never under a projections process that runs on them (it
+  // would write its checkpoints past what the rebuild then skips).
+  let guard: Guard;
   try {
-    if (!config.mongoUrl) projections = lockDataFolder(config.dataDir, 'projections');
+    guard = await guardProjections(config);
   } catch (error) {
     await events.close();
-    throw error instanceof FolderInUseError
-      ? new Error(`Berth's projections run on ${config.dataDir}: stop Berth first, or rebuild while it serves with \`berth projections rebuild\``)
-      : error;
+    throw error;
   }
   const reads = await opened(inDataDir('read-models.db', config.mongoUrl), openReads).catch(async (error: unknown) => {
-    projections?.release();
+    await guard.release();
     await events.close();
     throw error;
   });
@@ -52,7 +92,7 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
     return { events: count, seconds: (performance.now() - started) / 1000 };
   } finally {
     await Promise.all([events.close(), reads.close()]);
-    projections?.release();
+    await guard.release();
   }
 }
 

@@ -13,6 +13,8 @@ import { openReadStore } from '@berth/shared/runtime/stores';
 import type { Doc } from '@berth/shared/ports/read-store';
 import { startBerth } from '../support/berth.ts';
 import { freshDatabase, startMongo, type TestMongo } from '../support/mongo.ts';
+import { startNats } from '../support/nats.ts';
+import { eventually, startRole } from '../support/role-process.ts';
 
 const sorted = (docs: Doc[]) => docs.map(withoutBookkeeping).sort((a, b) => String(a.projectId).localeCompare(String(b.projectId)));
 
@@ -54,5 +56,27 @@ describe('rebuilding the read models on the configured stores', () => {
     const reads = await openReadStore(config);
     assert.deepEqual(sorted(await reads.all('project')), live);
     await reads.close();
+  });
+
+  it('refuses while a projections process holds their NATS lease, and rebuilds once it stopped', async () => {
+    const nats = await startNats();
+    const env = { BERTH_DATA_DIR: dataDir, BERTH_MONGO_URL: `${mongo.url.replace(/\/$/, '')}/${freshDatabase()}`, BERTH_NATS_URL: nats.url, BERTH_LEASE_TTL_MS: '1500' };
+    const projections = startRole('projections', env);
+    try {
+      const config = configFrom(env);
+      const reads = await openReadStore(config);
+      const projected = async () => JSON.stringify(sorted(await reads.all('project'))) === JSON.stringify(live);
+      await eventually(projected, 30_000, 'the projections process builds the read models');
+      await assert.rejects(rebuildStores(config), /^Error: Berth's projections run on these read models \(a process holds their NATS lease\): stop them first/);
+      // Refused before anything was cleared.
+      assert.deepEqual(sorted(await reads.all('project')), live);
+      await reads.close();
+      projections.child.kill('SIGTERM');
+      await projections.exited;
+      await rebuildStores(config);
+    } finally {
+      projections.child.kill('SIGKILL');
+      await nats.stop();
+    }
   });
 });
