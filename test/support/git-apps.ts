@@ -25,6 +25,8 @@ export function gitApps(config: Partial<Config>) {
   });
   return {
     get berth() { return berth; },
+    /** The repository's folder, the git URL of its applications. */
+    repoDir: repo.dir,
     /** Unique to the run: in every slow build's lines. */
     nonce,
     /** A build step that takes `seconds`, printing a line each second, never found in the build cache. */

@@ -12,7 +12,7 @@ import { renaming, withAppName } from './app-name.ts';
 import { mayMoveTo, movingProject } from './project-use.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse, mustBeUsable } from './reservations.ts';
-import { chosenToken, sealedOrNull } from './secret-update.ts';
+import { chosenToken, sealedGitUrl, sealedOrNull } from './secret-update.ts';
 import { mayTakeToken, withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
@@ -60,6 +60,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
     data: {
       ...fields,
       password: sealedOrNull(ctx, password, current.password),
+      customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
       refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       ...sshKeyChange(ctx, customGitSSHKey, current),

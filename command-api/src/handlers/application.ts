@@ -13,7 +13,7 @@ import { stopUsing, withClaim } from './reservations.ts';
 import { inProject, leaveProject } from './project-use.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { updateApplication } from './application-update.ts';
-import { refreshedToken, sealedOrNull } from './secret-update.ts';
+import { refreshedToken, sealedGitUrl, sealedOrNull } from './secret-update.ts';
 import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
@@ -75,7 +75,10 @@ export const application: GroupHandlers<typeof contract.application> = {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
     return { type: 'SaveContainerProvider', data: { ...input, password: sealedOrNull(ctx, input.password, current.password) } };
   }),
-  saveGitProdiver: act((input) => ({ type: 'SaveGitProvider', data: input })),
+  saveGitProdiver: act(async (input, ctx) => {
+    const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return { type: 'SaveGitProvider', data: { ...input, customGitUrl: sealedGitUrl(ctx, input.customGitUrl, current.customGitUrl) } };
+  }),
   generateSSHKey: act((input, ctx) => {
     const { publicKey, privateKey } = generateSshKeyPair();
     return {

@@ -17,7 +17,7 @@ import { hostPort, release, tryClaim, withClaim } from './reservations.ts';
 import { inProject, leaveProject, mayJoin, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { chosenToken, refreshedToken } from './secret-update.ts';
+import { chosenToken, refreshedToken, sealedGitUrl } from './secret-update.ts';
 import { mayTakeToken, releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
@@ -157,6 +157,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeType: fields.composeType as ComposeType | undefined,
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
+      customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
       refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       composeId,

@@ -2,6 +2,7 @@
 // random nonce), so an update repeating the same secret would look like a change and append an event.
 import { isSealed, type Sealed } from '@berth/shared/crypto/secrets';
 import { badRequest } from '@berth/shared/errors';
+import { carriesCredentials } from '@berth/shared/domain/git-url';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
@@ -16,6 +17,10 @@ export function resealed(ctx: Context, current: unknown, plain: string): Sealed 
 /** A nullable secret as given: left out stays, null or empty clears, a value is stored sealed. */
 export const sealedOrNull = (ctx: Context, given: string | null | undefined, stored: unknown) =>
   given === undefined ? undefined : given ? resealed(ctx, stored, given) : null;
+
+/** A git URL as recorded: sealed when it carries credentials (its userinfo), as given otherwise. */
+export const sealedGitUrl = (ctx: Context, given: string | null | undefined, stored: unknown) =>
+  given && carriesCredentials(given) ? resealed(ctx, stored, given) : given;
 
 /** A deploy token is the push's only credential: a chosen one is as long as a generated one (newId's 21), in the same letters. */
 const CHOSEN_TOKEN = /^[A-Za-z0-9_-]{21,}$/;

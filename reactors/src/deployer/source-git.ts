@@ -1,16 +1,17 @@
 // A git source: cloned at its branch over https, ssh (with the application's generated key) or
 // from a local path, into the application's own folder. Redeploy rebuilds what was fetched.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SecretBox } from '@berth/shared/crypto/secrets';
-import type { Sealed } from '@berth/shared/crypto/secrets';
+import { isSealed, type Sealed, type SecretBox } from '@berth/shared/crypto/secrets';
 import { runTool } from './process.ts';
+import { redactUrl } from '@berth/shared/domain/git-url';
 
 /** The file of a source folder that holds its ssh key while git runs. */
 const KEY_FILE = 'ssh-key';
 
 export interface GitSource {
+  /** Sealed when it carries credentials. */
   readonly url: string;
   readonly branch: string | null;
   /** The sealed private key for an ssh URL. */
@@ -24,8 +25,6 @@ export interface Fetched {
   readonly revision: string;
 }
 
-/** A URL as the log may show it: user and password or token left out. */
-export const redactUrl = (text: string) => text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
 
 /** Neither a URL (`scheme://`) nor an ssh address (`user@host:path`). */
 const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/@]+@[^:/]+:/.test(url);
@@ -52,8 +51,13 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
   const run = { signal: options.signal, log: options.log, redact: redactUrl };
   const dir = join(into, 'source');
   const checkedOut = existsSync(join(dir, '.git'));
-  if (options.refetch && options.inPlace && checkedOut) {
+  // A URL that carries credentials is kept sealed; a forge source asks the forge for its URL and token.
+  const resolve = async () => {
     const source = typeof given === 'function' ? await given() : given;
+    return isSealed(source.url) ? { ...source, url: options.secrets.open(source.url) } : source;
+  };
+  if (options.refetch && options.inPlace && checkedOut) {
+    const source = await resolve();
     if (await originOf(dir) === source.url) {
       options.log(`Updating the checkout from ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
       const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
@@ -63,14 +67,23 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
     }
   }
   if (options.refetch || !checkedOut) {
-    const source = typeof given === 'function' ? await given() : given;
-    await rm(into, { recursive: true, force: true });
-    await mkdir(into, { recursive: true });
+    const source = await resolve();
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
     const branch = source.branch ? ['--branch', source.branch] : [];
     // A local repository is cloned whole (git ignores --depth there, and says so).
     const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
-    await withAuth(into, source, options.secrets, (env) => runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, dir], { ...run, env }));
+    // Beside the last checkout, which a failed clone leaves as it was: a redeploy still rebuilds it.
+    const next = join(into, 'source.next');
+    await rm(next, { recursive: true, force: true });
+    await mkdir(into, { recursive: true });
+    try {
+      await withAuth(into, source, options.secrets, (env) => runTool('git', ['clone', ...shallow, '--single-branch', ...branch, '--', source.url, next], { ...run, env }));
+    } catch (error) {
+      await rm(next, { recursive: true, force: true });
+      throw error;
+    }
+    await rm(dir, { recursive: true, force: true });
+    await rename(next, dir);
   } else {
     options.log('Rebuilding the source fetched by the last deploy');
   }
