@@ -41,13 +41,6 @@ export const isOwnedObject = (labels: Labels, mark: OwnerMark, usedByOwnService:
 /** The labels that mark an object Berth makes for `mark`'s service (volumes, networks, images it builds). */
 export const markLabels = (mark: OwnerMark): Record<string, string> => ({ [mark.label]: mark.value });
 
-/**
- * Whether an image is one Berth built for `mark`'s service: it carries the mark. Nothing on the
- * engine tells a tag Berth put on a pulled image (or on an image built before the marks) from an
- * operator's tag in the same repository, so neither counts as the service's here.
- */
-export const isOwnedImage = (labels: Labels, mark: OwnerMark): boolean => isOwnedObject(labels, mark, false);
-
 /** The mark a spec Berth writes carries (with its legacy form when the spec carries that too); null for a spec of no service. */
 export function markIn(labels: Labels): OwnerMark | null {
   const label = MARK_LABELS.find((candidate) => labels?.[candidate] !== undefined);

@@ -166,6 +166,8 @@ export interface ContainerEngine {
   imageExists(reference: string): Promise<boolean>;
   /** Every tag of the repository `name` (without a tag), as `name:tag`. */
   imageTags(name: string): Promise<string[]>;
+  /** Every tag (`repository:tag`) of the images carrying `label` (`key=value`), whatever their repository; an untagged image has none. */
+  labelledImageTags(label: string): Promise<string[]>;
   removeImage(reference: string): Promise<void>;
   /** The labels of the image's configuration; null when there is no such image. */
   imageLabels(reference: string): Promise<Record<string, string> | null>;

@@ -5,10 +5,9 @@ import type { Application } from '@berth/shared/domain/application/record';
 import { EngineError, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import { ownedServices } from '@berth/shared/runtime/owned-services';
-import { isOwnedImage } from '@berth/shared/domain/ownership';
 import type { DeployerDeps, DeployerSettings } from './deps.ts';
 import { appMark, mustRunTasks } from './service-spec.ts';
-import { deploymentOfTag, localRepository, registryRepository } from './images.ts';
+import { imagesOfApp } from './app-images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
 
@@ -46,17 +45,6 @@ export async function until(deps: EngineWait, what: string, done: () => Promise<
   throw new Error(`timed out after ${deps.settings.taskStartTimeoutMs} ms waiting for ${what}`);
 }
 
-/**
- * Whether Berth put the image `tag` on the engine for `app`: built carrying its mark, or tagged for
- * one of its deployments (a pulled image, or one built before the marks, carries no mark of
- * Berth's). Any other tag in its repositories may be an operator's, and stays.
- */
-async function isAppsImage(deps: DeployerDeps, app: Application, tag: string): Promise<boolean> {
-  if (isOwnedImage(await deps.engine.imageLabels(tag), appMark(app))) return true;
-  const deploymentId = deploymentOfTag(tag);
-  return deploymentId !== null && (await deps.records.deployment(deploymentId))?.applicationId === app.applicationId;
-}
-
 /** The deps as one application acts through them: a service of its name it did not make is not its. */
 const forApp = (deps: DeployerDeps, app: Application): DeployerDeps => ({ ...deps, engine: ownedServices(deps.engine, appMark(app)) });
 
@@ -82,11 +70,8 @@ export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
       const { label, value } = appMark(app);
       await until(deps, `the containers of ${app.appName} to go`, async () =>
         (await deps.engine.listContainers({ label: `${label}=${value}` })).length === 0);
-      const registry = app.registryId ? await deps.records.registry(app.registryId) : null;
-      const repositories = [localRepository(app), ...(registry ? [registryRepository(app, registry)] : [])];
-      for (const repository of repositories) {
-        for (const tag of await shared.engine.imageTags(repository)) if (await isAppsImage(shared, app, tag)) await shared.engine.removeImage(tag);
-      }
+      // Under its names of now and of before (a registry it left, an appName it had).
+      for (const tag of await imagesOfApp(shared, app)) await shared.engine.removeImage(tag);
       await removeProxyFile(deps.settings.proxyDir, app.appName);
       await rm(join(deps.settings.sourcesDir, app.appName), { recursive: true, force: true });
     },

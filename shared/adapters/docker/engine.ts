@@ -26,6 +26,7 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     tagImage: (source, target) => images.tagImage(docker, source, target),
     imageExists: (reference) => images.imageExists(docker, reference),
     imageTags: (name) => images.imageTags(docker, name),
+    labelledImageTags: (label) => images.labelledImageTags(docker, label),
     removeImage: (reference) => images.removeImage(docker, reference),
     imageLabels: (reference) => images.imageLabels(docker, reference),
     checkAuth: (auth) => images.checkAuth(docker, auth),

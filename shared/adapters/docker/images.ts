@@ -67,6 +67,12 @@ export async function imageTags(docker: Docker, name: string): Promise<string[]>
   return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag.startsWith(`${name}:`));
 }
 
+export async function labelledImageTags(docker: Docker, label: string): Promise<string[]> {
+  const images = await fromEngine((abortSignal) => docker.listImages({ filters: { label: [label] }, abortSignal }));
+  // Older engines answer `<none>:<none>` for an untagged image: no tag to remove it by.
+  return images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
+}
+
 export async function removeImage(docker: Docker, reference: string): Promise<void> {
   try {
     await docker.getImage(pathName('image', reference)).remove({ force: true });
