@@ -96,7 +96,19 @@ export async function rebuildStores(config: Config): Promise<{ events: number; s
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+const USAGE = 'usage: pnpm rebuild-projections (no arguments): with Berth stopped, replays the whole log into the read models of the stores BERTH_DATA_DIR, BERTH_EVENTSTORE_URL and BERTH_MONGO_URL name, clearing them first';
+
+async function main(args: readonly string[]): Promise<void> {
+  // It clears the read models: an argument it does not know (a --help, a typo) never runs it.
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    console.log(USAGE);
+    return;
+  }
+  if (args.length > 0) {
+    console.error(`rebuild-projections takes no arguments (got ${args.join(' ')}); ${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   try {
     const { events, seconds } = await rebuildStores(configFrom());
     console.log(`rebuilt the read models from ${events} events in ${seconds.toFixed(2)} s (${Math.round(events / seconds)} events/s)`);
@@ -106,3 +118,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exitCode = 1;
   }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));

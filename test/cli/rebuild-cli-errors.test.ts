@@ -16,7 +16,7 @@ const home = mkdtempSync(join(tmpdir(), 'berth-rebuild-cli-'));
 after(() => rmSync(home, { recursive: true, force: true }));
 
 /** The command as `pnpm rebuild-projections` runs it, on the data folder `dataDir`. */
-const rebuild = (dataDir: string): Promise<Run> => finished(spawn(process.execPath, ['--import', 'tsx', CLI], {
+const rebuild = (dataDir: string, args: readonly string[] = []): Promise<Run> => finished(spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
   cwd: ROOT, env: { ...process.env, BERTH_DATA_DIR: dataDir, BERTH_EVENTSTORE_URL: '', BERTH_MONGO_URL: '' },
 }));
 
@@ -65,4 +65,16 @@ test('while Berth\'s projections run on the folder: exit 1 with one line saying 
   } finally {
     await berth.stop();
   }
+});
+
+test('--help prints what it does and rebuilds nothing; an argument it does not know is refused (exit 2)', async () => {
+  const dataDir = mkdtempSync(join(home, 'help-'));
+  const help = await rebuild(dataDir, ['--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: pnpm rebuild-projections/);
+  assert.doesNotMatch(help.stdout, /rebuilt/);
+  const typo = await rebuild(dataDir, ['--dry-run']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /^rebuild-projections takes no arguments \(got --dry-run\)/);
+  assert.doesNotMatch(typo.stdout, /rebuilt/);
 });
