@@ -73,5 +73,7 @@ export const forbidden = (message = 'Not allowed') => new DomainError('FORBIDDEN
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new DomainError('TOO_MANY_REQUESTS', `Too many failed attempts; try again in ${retryAfterSeconds} s`,
     undefined, { 'retry-after': String(retryAfterSeconds) });
+/** 503: something Berth needs could not be reached; the same call may succeed once it is back. */
+export const unavailable = (message: string) => new DomainError('UNAVAILABLE', `${message}; try again shortly`, undefined, { 'retry-after': '1' });
 export const notImplemented = (capability: string) =>
   new DomainError('NOT_IMPLEMENTED', `Not implemented yet: ${capability}`);

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '@berth/shared/errors';
+import { DomainError, unavailable, type ErrorCode } from '@berth/shared/errors';
 import { UnavailableError } from '@berth/shared/ports/unavailable';
 
 /** Fastify's own failures, in the spec's error shape and codes. */
@@ -17,7 +17,7 @@ export function toDomainError(error: FastifyError | Error): DomainError {
   if (error instanceof DomainError) return error;
   // A store that went away: nothing was decided on a guess; the client may retry once it is back.
   if (error instanceof UnavailableError) {
-    return new DomainError('UNAVAILABLE', `${error.what} cannot be reached; try again shortly`, undefined, { 'retry-after': '1' });
+    return unavailable(`${error.what} cannot be reached`);
   }
   const code = 'code' in error && typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
   if (code) return new DomainError(code, error.message);

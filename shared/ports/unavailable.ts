@@ -9,6 +9,9 @@ export class UnavailableError extends Error {
   }
 }
 
+/** By name, not instanceof: this module can be loaded twice (by its path and through the workspace package). */
+export const isUnavailable = (error: unknown): error is UnavailableError => error instanceof Error && error.name === 'UnavailableError';
+
 /** Runs `operation`, turning the failures `isOutage` recognises into an UnavailableError. */
 export async function orUnavailable<T>(what: string, isOutage: (error: unknown) => boolean, operation: () => Promise<T>): Promise<T> {
   try {

@@ -3,7 +3,7 @@
 // them in clear, shown whole to who manages the service, and opened only to clone. And a fetch that
 // fails leaves the last checkout, which a redeploy still rebuilds.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isSealed } from '@berth/shared/crypto/secrets';
 import { eventLogOf } from '../support/berth.ts';
 import { ended } from '../support/deployments.ts';

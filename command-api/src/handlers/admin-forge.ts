@@ -3,7 +3,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { contract } from '@berth/shared/contract/index';
 import { FORGE_ID, forgeAggregate, forgeAppOf, type ForgeSettings } from '@berth/shared/domain/forge/forge';
-import { DomainError, badRequest, conflict, notFound } from '@berth/shared/errors';
+import { DomainError, badRequest, conflict, notFound, unavailable } from '@berth/shared/errors';
 import { ForgeError, type ForgeApp } from '@berth/shared/ports/forge';
 import type { Context } from '../context.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -34,7 +34,7 @@ async function ask<T>(call: () => Promise<T>, namesRepository = false): Promise<
     if (!(error instanceof ForgeError)) throw error;
     if (error.status === 404 && namesRepository) throw notFound('repo', 'Repository');
     if (error.status !== null && error.status >= 500) {
-      throw new DomainError('UNAVAILABLE', `The forge failed: ${error.message}; try again shortly`, undefined, { 'retry-after': '1' });
+      throw unavailable(`The forge failed: ${error.message}`);
     }
     throw new DomainError('CONFLICT', `The forge refused: ${error.message}`);
   }

@@ -5,7 +5,7 @@ import { applicationAggregate } from '@berth/shared/domain/application/applicati
 import type { Action } from '@berth/shared/domain/application/status';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
-import { badRequest, conflict } from '@berth/shared/errors';
+import { badRequest, conflict, unavailable } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import { answersRequest } from '@berth/shared/domain/service-kinds';
 import type { Context } from '../context.ts';
@@ -28,7 +28,10 @@ export async function act(aggregate: AnyAggregate, action: Action, id: string, c
   const { appName } = await ctx.mustLoad(aggregate, id, field) as { appName: string };
   if (!outcome) throw conflict(`The ${action} of ${appName} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
   if (outcome.type.endsWith('ActionFailed')) {
-    throw conflict(`names ${appName}, which could not ${action}: ${(outcome.data as { reason: string }).reason}`, field);
+    const { reason, unavailable: engineAway } = outcome.data as { reason: string; unavailable?: true };
+    // The engine could not be reached: nothing was done, and the same call may succeed once it is back.
+    if (engineAway) throw unavailable(`The ${action} of ${appName} was not done: ${reason}`);
+    throw conflict(`names ${appName}, which could not ${action}: ${reason}`, field);
   }
   // What the reactor appended is newer than what this process may hold.
   ctx.forget(aggregate, id);

@@ -5,7 +5,8 @@
 // A stop and a removal first cancel the deployments asked before them, a running one stopped:
 // it would otherwise bring the service back up when it ends. A request acknowledged on the bus and
 // left undone by a stopped or killed process is taken up when the reactors start.
-import type { Action } from '@berth/shared/domain/application/status';
+import type { Action, ActionOutcome } from '@berth/shared/domain/application/status';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { PENDING_ACTIONS, answersRequest, serviceKindOf } from '@berth/shared/domain/service-kinds';
@@ -33,6 +34,8 @@ export interface ServiceKind {
 type Request = { action: Action; requestId: string } & Record<string, unknown>;
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
+/** A failed action as reported: why, and whether the engine (or a store) could not be reached, which the caller may try again. */
+const failureOf = (error: unknown): ActionOutcome => ({ reason: reasonOf(error), ...(isUnavailable(error) && { unavailable: true }) });
 
 /** How long a stop or removal waits for the read models to hold the deployments asked before it. */
 const READ_MODELS_WAIT_MS = 30_000;
@@ -86,8 +89,8 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     const id = idOf(event);
     let answered = false;
     let cancelled = 0;
-    /** Why the step before the turn failed (a stop's cancellations): the turn then only says so. */
-    let failedFirst: string | null = null;
+    /** How the step before the turn failed (a stop's cancellations): the turn then only says so. */
+    let failedFirst: ActionOutcome | null = null;
     const perform = async () => {
       // From the record as it is after the deployment that ran.
       const { record } = await recordAt(id);
@@ -100,9 +103,9 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
     };
     void deployer.queue.alone(id, async () => {
       if (answered) return;
-      const reason = failedFirst ?? await perform().then(() => null, reasonOf);
+      const outcome = failedFirst ?? await perform().then(() => ({ reason: null }), failureOf);
       // Reported in the turn: a deployment waiting behind the action starts from the status it left.
-      await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, reason } }, event);
+      await report(aggregate, id, { type: 'RecordActionOutcome', data: { ...request, ...outcome } }, event);
     }, async () => {
       try {
         // Answered already (a redelivery): the engine is not asked twice.
@@ -110,7 +113,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
         answered = events.some((later) => answersRequest(later, request.requestId));
         if (!answered && request.action === 'stop') cancelled = await cancelDeploymentsBefore(id, event);
       } catch (error) {
-        failedFirst = reasonOf(error);
+        failedFirst = failureOf(error);
       }
     }).catch((error: unknown) => console.warn(`the ${request.action} of ${id} was done, and its outcome could not be reported: ${reasonOf(error)}`));
   }

@@ -58,7 +58,7 @@ export type ApplicationEvent =
   | RemovalBegun<'ApplicationRemovalBegun', Id>
   | { type: 'ApplicationActionRequested'; data: ActionRequest }
   | { type: 'ApplicationActionSucceeded'; data: ActionRequest & { applicationStatus: Status } }
-  | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status } }
+  | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status; unavailable?: true } }
   | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } }
   | { type: 'ApplicationPortsPublished'; data: Id & { deploymentId: string; publishedPorts: string[] } };
 

@@ -34,14 +34,19 @@ export function statusFollowing(step: DeploymentStep, statusBefore: Status | nul
  */
 export function settleAction<R extends { action: Action }>(outcome: R & ActionOutcome, current: Status) {
   const { reason, expired, ...request } = outcome;
-  // One never done (asked before a stop of Berth, too long ago to do now) leaves the status alone.
-  return { request, reason, status: (expired ? null : statusAfterAction(outcome.action, reason === null)) ?? current };
+  // One never done (asked before a stop of Berth, too long ago to do now, or with the engine away) leaves the status alone.
+  const done = !expired && !outcome.unavailable;
+  return { request, reason, status: (done ? statusAfterAction(outcome.action, reason === null) : null) ?? current };
 }
 
-/** What the reactors report of a request: null, or why it failed; `expired` when it was never done. */
+/**
+ * What the reactors report of a request: null, or why it failed; `expired` when it was never done;
+ * `unavailable` when what it needed (the engine) could not be reached, so the caller may try again.
+ */
 export interface ActionOutcome {
   readonly reason: string | null;
   readonly expired?: boolean;
+  readonly unavailable?: true;
 }
 
 /**

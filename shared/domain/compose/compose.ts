@@ -83,7 +83,7 @@ export type ComposeEvent =
   | RemovalBegun<'ComposeRemovalBegun', Id>
   | { type: 'ComposeActionRequested'; data: ActionRequest }
   | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
-  | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status } }
+  | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status; unavailable?: true } }
   | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } }
   | { type: 'ComposeFileFetched'; data: FetchedFile };
 

@@ -65,7 +65,7 @@ export type DatabaseEvent =
   | EventOf<'RemovalBegun', DatabaseKey & { projectId: string }>
   | EventOf<'ActionRequested', ActionRequest>
   | EventOf<'ActionSucceeded', ActionRequest & { applicationStatus: Status }>
-  | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status }>;
+  | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status; unavailable?: true }>;
 
 /** What a database being removed still decides: its removal, and the reports of work started before. */
 const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus', 'FollowDeployment'] as const satisfies readonly DatabaseCommand['type'][];
