@@ -3,7 +3,7 @@
 // restarted, removed, and asked why no task of it runs.
 import type { StackServiceSpec } from '../domain/compose/stack-spec.ts';
 import type { ContainerEngine, ServiceSpec } from '../ports/container-engine.ts';
-import type { OwnerMark } from '../domain/ownership.ts';
+import { othersImageReason, type OwnerMark } from '../domain/ownership.ts';
 import { ownedServices } from '../runtime/owned-services.ts';
 
 export interface DatabaseServices {
@@ -48,16 +48,22 @@ export const isImageNotPulled = (error: unknown): error is ImageNotPulled =>
 /** One database's service: a service of its name without its mark is none of its (databaseMark). */
 export type DatabaseServicesOf = (mark: OwnerMark) => DatabaseServices;
 
-export const databaseServicesOn = (shared: ContainerEngine): DatabaseServicesOf => (mark) => databaseServices(ownedServices(shared, mark));
+export const databaseServicesOn = (shared: ContainerEngine): DatabaseServicesOf => (mark) => databaseServices(ownedServices(shared, mark), mark);
 
-function databaseServices(engine: ContainerEngine): DatabaseServices {
+function databaseServices(engine: ContainerEngine, mark: OwnerMark): DatabaseServices {
   /** Changes an existing service; null when there is none. */
   const update = async (name: string, change: (spec: ServiceSpec) => ServiceSpec): Promise<number | null> =>
     (await engine.inspectService(name)) ? generationOf((await engine.updateService(name, change)).spec) : null;
 
   /** The image present on this engine, pulled when it is not: the engine's own reason when it cannot be. */
   const ensureImage = async (reference: string): Promise<void> => {
-    if (await engine.imageExists(reference)) return;
+    const labels = await engine.imageLabels(reference);
+    if (labels !== null) {
+      // A database is no application: no image Berth built or keeps for a service is its.
+      const others = othersImageReason(reference, labels, mark.value, null);
+      if (others !== null) throw new Error(`the image ${others}`);
+      return;
+    }
     await engine.pullImage(reference).catch((error: Error) => {
       throw new ImageNotPulled(reference, error.message);
     });

@@ -41,6 +41,26 @@ export const isOwnedObject = (labels: Labels, mark: OwnerMark, usedByOwnService:
 /** The labels that mark an object Berth makes for `mark`'s service (volumes, networks, images it builds). */
 export const markLabels = (mark: OwnerMark): Record<string, string> => ({ [mark.label]: mark.value });
 
+/** The local repositories Berth keeps applications' images in: `berth/<appName>`. */
+export const LOCAL_IMAGES = 'berth/';
+
+/** The repository an image reference names, without its tag or digest (and Docker Hub's implicit host). */
+const repositoryOf = (reference: string) => reference.replace(/@.*$/, '').replace(/:[^:/]*$/, '').replace(/^docker\.io\/(library\/)?/, '');
+
+/**
+ * Why the service `ownerId` may not run the engine's copy of `reference` (found there, not pulled):
+ * Berth built it for another service (it carries that one's mark, as an image built from a private
+ * repository does), or it is in Berth's local repositories, where an application's images are kept
+ * under its name (pulled with its own registry login, or built), and not in `own`. Null when it may:
+ * any other image on the engine is the operator's to share.
+ */
+export function othersImageReason(reference: string, labels: Labels, ownerId: string, own: string | null): string | null {
+  if (carriesAMark(labels) && !isMarkedForId(labels, ownerId)) return `${reference} is an image Berth built for another service: only that service runs it`;
+  const repository = repositoryOf(reference);
+  if (repository.startsWith(LOCAL_IMAGES) && repository !== own) return `${reference} is where Berth keeps another application's images: only that application runs them`;
+  return null;
+}
+
 /** The mark a spec Berth writes carries (with its legacy form when the spec carries that too); null for a spec of no service. */
 export function markIn(labels: Labels): OwnerMark | null {
   const label = MARK_LABELS.find((candidate) => labels?.[candidate] !== undefined);

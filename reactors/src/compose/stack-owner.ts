@@ -5,7 +5,7 @@
 // fails without touching it, and stop and delete leave it alone.
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
-import { carriesAMark, COMPOSE_MARK, foreignObjectReason, isMarked, isOwnedObject, markIn, type OwnerMark } from '@berth/shared/domain/ownership';
+import { carriesAMark, COMPOSE_MARK, foreignObjectReason, isMarked, isOwnedObject, markIn, othersImageReason, type OwnerMark } from '@berth/shared/domain/ownership';
 import type { ServiceInfo } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from '../deployer/env.ts';
 import type { ComposeDeps } from './deps.ts';
@@ -76,14 +76,24 @@ async function othersVolume(deps: ComposeDeps, compose: Pick<Compose, 'composeId
   return null;
 }
 
+/** The first of the stack's `images` whose engine copy Berth built or keeps for another service, with why. */
+async function othersImage(deps: ComposeDeps, compose: Pick<Compose, 'composeId'>, images: readonly string[]): Promise<string | null> {
+  for (const image of new Set(images)) {
+    const labels = await deps.engine.imageLabels(image);
+    const others = labels === null ? null : othersImageReason(image, labels, compose.composeId, null);
+    if (others !== null) return others;
+  }
+  return null;
+}
+
 /**
- * Before a deploy touches anything: a service of the stack, one of its `networks`, or a named
- * volume Berth made for another service, that is not this compose's fails it; a service made before the marks gets the mark (its labels only: its
+ * Before a deploy touches anything: a service of the stack, one of its `networks`, a named
+ * volume Berth made for another service, or an image Berth built or keeps for another, that is not this compose's fails it; a service made before the marks gets the mark (its labels only: its
  * tasks do not roll), so the rollout may update it.
  */
 export async function claimStack(
   deps: ComposeDeps, compose: Pick<Compose, 'appName' | 'composeId'>, names: readonly string[], log: (line: string) => void,
-  networks: readonly string[] = [], volumes: readonly string[] = [],
+  networks: readonly string[] = [], volumes: readonly string[] = [], images: readonly string[] = [],
 ): Promise<void> {
   const { foreign, unmarked, attached } = await stackServices(deps, compose, names);
   if (foreign.length > 0) throw new DeploymentFailure(foreignObjectReason('stack', compose.appName));
@@ -91,6 +101,8 @@ export async function claimStack(
   if (network !== null) throw new DeploymentFailure(foreignObjectReason('network', network));
   const volume = await othersVolume(deps, compose, volumes);
   if (volume !== null) throw new DeploymentFailure(foreignObjectReason('volume', volume));
+  const image = await othersImage(deps, compose, images);
+  if (image !== null) throw new DeploymentFailure(`the image ${image}`);
   const mark = composeMark(compose);
   for (const name of unmarked) {
     await deps.engine.updateService(name, (spec) => ({ ...spec, Labels: { ...spec.Labels, [mark.label]: mark.value } }));

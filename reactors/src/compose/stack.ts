@@ -37,7 +37,8 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
   if (spec.ignored.length > 0) work.log(`A stack does not use, so ignores: ${spec.ignored.join(', ')}`);
   // The networks and volumes Berth creates carry the compose's mark (the spec's labels); a network of
   // their names it did not make, or a volume it made for another service, fails the deploy here.
-  await claimStack(deps, work.compose, spec.services.map((service) => service.Name), work.log, spec.networks.map((network) => network.Name), spec.volumes);
+  await claimStack(deps, work.compose, spec.services.map((service) => service.Name), work.log, spec.networks.map((network) => network.Name), spec.volumes,
+    spec.services.map((service) => service.TaskTemplate.ContainerSpec.Image));
   await deps.stacks.ensureNetworks(spec.networks);
   if (spec.networks.length > 0) work.log(`Networks: ${spec.networks.map((network) => network.Name).join(', ')}`);
   const services = await withObjects(deps, spec, work.log);

@@ -5,9 +5,10 @@ import type { Registry } from '@berth/shared/domain/registry/registry';
 import type { RegistryAuth } from '@berth/shared/ports/container-engine';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import { DEFAULT_REGISTRY, registryHostOf, registryPathOf } from '@berth/shared/domain/registry/registry-url';
+import { LOCAL_IMAGES } from '@berth/shared/domain/ownership';
 
 /** The local repository of an application's images. */
-export const localRepository = (app: Pick<Application, 'appName'>) => `berth/${app.appName}`;
+export const localRepository = (app: Pick<Application, 'appName'>) => `${LOCAL_IMAGES}${app.appName}`;
 
 export const deploymentTag = (deploymentId: string) => `deploy-${deploymentId}`;
 

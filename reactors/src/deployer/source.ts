@@ -8,7 +8,8 @@ import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure } from './env.ts';
 import { buildImage } from './build.ts';
 import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
-import { hostOf } from './images.ts';
+import { hostOf, localRepository } from './images.ts';
+import { othersImageReason } from '@berth/shared/domain/ownership';
 import { fetchGit, type GitSource } from './source-git.ts';
 import { forgeGitSource } from './source-forge.ts';
 
@@ -21,16 +22,31 @@ function pullAuth(deps: DeployerDeps, app: Application, reference: string): Regi
   return { username: app.username, password: deps.secrets.open(app.password), serveraddress: hostOf(reference) ?? DEFAULT_REGISTRY };
 }
 
+/**
+ * Whether a registry's answer says it holds the image and refused the caller: always when it asks
+ * for a login or refuses one; a bare "denied" (Docker Hub's answer for a repository it has not, too)
+ * only when a login was given.
+ */
+const refusedLogin = (reason: string, withLogin: boolean) =>
+  /unauthorized|authentication required|no basic auth credentials|incorrect username or password/i.test(reason) || (withLogin && /denied/i.test(reason));
+
 async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag: string): Promise<Produced> {
   const reference = work.application.containerImage;
   if (!reference) throw new DeploymentFailure('the application has no container image set (saveContainerProvider)');
   work.log(`Pulling ${reference}`);
+  const auth = pullAuth(deps, work.application, reference);
   try {
-    await deps.engine.pullImage(reference, pullAuth(deps, work.application, reference), work.log);
+    await deps.engine.pullImage(reference, auth, work.log);
   } catch (error) {
     work.signal.throwIfAborted();
     const reason = error instanceof Error ? error.message : String(error);
-    if (!(await deps.engine.imageExists(reference))) throw new DeploymentFailure(`the image ${reference} could not be pulled: ${reason}`);
+    const failed = `the image ${reference} could not be pulled: ${reason}`;
+    // The registry holds it and refused this login (or asks for one): the engine's copy is someone else's to run.
+    if (refusedLogin(reason, auth !== undefined)) throw new DeploymentFailure(failed);
+    const labels = await deps.engine.imageLabels(reference);
+    if (labels === null) throw new DeploymentFailure(failed);
+    const others = othersImageReason(reference, labels, work.application.applicationId, localRepository(work.application));
+    if (others !== null) throw new DeploymentFailure(`${failed}; and the engine's copy of ${others}`);
     work.log(`Pull failed (${reason}); using the engine's local image ${reference}`);
   }
   await deps.engine.tagImage(reference, tag);
