@@ -1,9 +1,11 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate, type Account } from '@berth/shared/domain/account/account';
+import { mustNotBeFirstAdmin } from '@berth/shared/domain/account/first-admin';
 import { conflict, notFound } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { sha256 } from '../auth/tokens.ts';
+import { firstAdminId } from '../auth/setup-token.ts';
 import { accountAnswer, accountView, claimEmail, normalEmail, releaseEmail } from './accounts.ts';
 import type { GroupHandlers } from './kit.ts';
 import { projectAggregate } from '@berth/shared/domain/project/project';
@@ -42,6 +44,7 @@ export const admin: GroupHandlers<typeof contract.admin> = {
 
   removeUser: async (input, ctx) => {
     const account = await ctx.mustLoad(accountAggregate, input.authId, 'authId');
+    mustNotBeFirstAdmin(account, await firstAdminId(ctx.infra));
     if (account.rol === 'admin') throw conflict('names the admin account, which cannot be removed', 'authId');
     const answer = accountView(ctx, account);
     // Its tokens stop working with it: every request checks that its account still exists.

@@ -1,5 +1,6 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate, mustNotHaveTwoFactor, type Account } from '@berth/shared/domain/account/account';
+import { demotes, mustKeepAnAdmin } from '@berth/shared/domain/account/first-admin';
 import { sessionAggregate } from '@berth/shared/domain/session/session';
 import { hashPassword, verifyPassword } from '@berth/shared/crypto/password';
 import { characterCount } from '@berth/shared/contract/schema';
@@ -7,6 +8,7 @@ import { badRequest, conflict, forbidden, unauthorized } from '@berth/shared/err
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { retireSetupToken } from '../auth/setup-token.ts';
+import { firstAdmin } from '../auth/first-admin.ts';
 import { claim } from './reservations.ts';
 import { guarded } from '../auth/throttle.ts';
 import { issueLoginToken, newApiToken, sha256 } from '../auth/tokens.ts';
@@ -122,10 +124,15 @@ export const auth: GroupHandlers<typeof contract.auth> = {
   },
 
   updateByAdmin: async (input, ctx) => {
-    const account = await ctx.mustLoad(accountAggregate, input.id, 'id');
+    // A role is changed on the account as the log holds it now, and only if it is still so when the change is appended.
+    const account = input.rol === undefined
+      ? await ctx.mustLoad(accountAggregate, input.id, 'id')
+      : await ctx.readToChange(accountAggregate, input.id, 'id');
     if (input.rol !== undefined && input.rol !== account.rol && account.id === ctx.actor!.id) {
       throw conflict('cannot be changed by an admin on its own account', 'rol');
     }
+    // Before anything is appended: a refused demotion changes nothing else the request asked for either.
+    if (demotes(account, input.rol)) mustKeepAnAdmin(account, await firstAdmin(ctx));
     // An admin may turn off the two-factor of an account locked out of it; its own, as its owner may.
     const turnsTwoFactorOff = mustBeSettable(account, input);
     if (turnsTwoFactorOff && account.id === ctx.actor!.id) mustHaveSignedInRecently(ctx, 'to turn two-factor off');
