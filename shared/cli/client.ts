@@ -1,5 +1,6 @@
 // Calls an operation of a running Berth the way the contract says: GET with a query, POST with
-// a JSON body, the saved token as Bearer. Failures come back in the spec's error shape.
+// a JSON body, the saved token as Bearer. Failures come back in the spec's error shape; a call
+// that never got through says which Berth it was made to.
 import type { Operation } from '../contract/operation.ts';
 import type { Settings } from './settings.ts';
 
@@ -9,26 +10,71 @@ export class ApiError extends Error {
   }
 }
 
+/** A 401 to a call made without a token: the server's "Missing Bearer token" means the CLI is signed out. */
+export class NotSignedIn extends ApiError {
+  override readonly message = 'not signed in: run berth login';
+}
+
+/** A call that never reached Berth, or lost it midway; its message names the address tried. */
+export class ConnectionFailed extends Error {}
+
+/** The codes of a connection refused, dropped, timed out or unresolved (undici's own start UND_ERR_). */
+const NETWORK_CODE = /^(UND_ERR_|ECONN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|EAI_)/;
+
+/** The error and its causes, outermost first. */
+function* causes(error: unknown): Generator<Error> {
+  for (let link = error; link instanceof Error; link = link.cause) yield link;
+}
+
+/**
+ * One line saying that the connection to Berth at `url` failed (fetch's `fetch failed` before an
+ * answer, `terminated` when it broke mid-answer), with the innermost reason; null for any other
+ * error. A ConnectionFailed already names its own address.
+ */
+export function connectionFailure(error: unknown, url: string): string | null {
+  if (error instanceof ConnectionFailed) return error.message;
+  const chain = [...causes(error)];
+  const coded = chain.some((link) => NETWORK_CODE.test(String((link as NodeJS.ErrnoException).code ?? '')));
+  const fetchFailed = error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated');
+  if (!coded && !fetchFailed) return null;
+  const reason = chain.at(-1)!.message;
+  return error instanceof TypeError && error.message === 'terminated'
+    ? `lost the connection to Berth at ${url}: ${reason}`
+    : `cannot reach Berth at ${url}: ${reason}`;
+}
+
+/** Awaits a step of a call to `url`, turning a connection failure into one naming that address. */
+async function reaching<T>(url: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    const line = connectionFailure(error, url);
+    throw line === null ? error : new ConnectionFailed(line, { cause: error });
+  }
+}
+
 const queryValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+async function failure(settings: Settings, response: Response): Promise<ApiError> {
+  const text = await reaching(settings.url, response.text());
+  let body: ApiError['body'] = { message: text };
+  try { body = JSON.parse(text) as ApiError['body']; } catch { /* not the error shape: keep the text */ }
+  return response.status === 401 && !settings.token ? new NotSignedIn(response.status, body) : new ApiError(response.status, body);
+}
 
 export async function request(settings: Settings, operation: Operation, input: Record<string, unknown>, accept = 'application/json'): Promise<Response> {
   const headers: Record<string, string> = { accept, ...(settings.token && { authorization: `Bearer ${settings.token}` }) };
   const url = `${settings.url}/api/${operation.name}`;
-  const response = operation.method === 'GET'
-    ? await fetch(`${url}?${new URLSearchParams(Object.entries(input).filter(([, value]) => value !== undefined).map(([key, value]): [string, string] => [key, queryValue(value)]))}`, { headers })
-    : await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-  if (!response.ok) {
-    const text = await response.text();
-    let body: ApiError['body'] = { message: text };
-    try { body = JSON.parse(text) as ApiError['body']; } catch { /* not the error shape: keep the text */ }
-    throw new ApiError(response.status, body);
-  }
+  const response = await reaching(settings.url, operation.method === 'GET'
+    ? fetch(`${url}?${new URLSearchParams(Object.entries(input).filter(([, value]) => value !== undefined).map(([key, value]): [string, string] => [key, queryValue(value)]))}`, { headers })
+    : fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) }));
+  if (!response.ok) throw await failure(settings, response);
   return response;
 }
 
 export async function call(settings: Settings, operation: Operation, input: Record<string, unknown>): Promise<unknown> {
   const response = await request(settings, operation, input);
-  const text = await response.text();
+  const text = await reaching(settings.url, response.text());
   return text ? JSON.parse(text) : null;
 }
 

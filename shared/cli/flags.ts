@@ -13,47 +13,50 @@ export interface Parsed {
 export const camel = (name: string): string => name.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
-/** The words a switch takes when they follow it (`--auto-deploy null`); any other word is positional. */
-const SWITCH_WORDS = new Set(['true', 'false', 'null']);
-
-/** Whether `--name` takes the word after it as its value: a switch only a true|false|null, `--no-x` none. */
-function takesValue(name: string, next: string | undefined, switches: ReadonlySet<string>): boolean {
-  if (next === undefined || next.startsWith('--')) return false;
-  if (switches.has(camel(name))) return SWITCH_WORDS.has(next);
-  return !switches.has(camel(name.replace(/^no-/, '')));
-}
-
-/** Splits argv into positional words and `--flag [value]` pairs (`--flag=value` too). */
-export function parseArgs(argv: readonly string[], switches: ReadonlySet<string> = new Set()): Parsed {
+/**
+ * Splits argv into positional words and `--flag [value]` pairs (`--flag=value` too). A flag takes
+ * the word after it unless that is a flag itself: a switch too (`--enabled false`), so that a word
+ * a switch cannot take (`--enabled maybe`) is refused as its value, naming it, rather than read as
+ * a stray word. A flag given twice is refused: keeping one of the two would be a guess (lists are
+ * given as one JSON value, never by repeating a flag).
+ */
+export function parseArgs(argv: readonly string[]): Parsed {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (!word.startsWith('--')) { positional.push(word); continue; }
     const [name, inline] = word.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flags.has(name)) throw new UsageError(`--${name} given twice`);
+    const next = argv[i + 1];
     if (inline !== undefined) flags.set(name, inline);
-    else if (takesValue(name, argv[i + 1], switches)) flags.set(name, argv[++i]!);
+    else if (next !== undefined && !next.startsWith('--')) flags.set(name, argv[++i]!);
     else flags.set(name, true);
   }
   return { positional, flags };
 }
 
+/** A switch of the CLI's own (`--json`, `--all`): bare or `true` is on, `false` off, any other word refused. */
+export function switchOn(flags: ReadonlyMap<string, string | true>, name: string): boolean {
+  const raw = flags.get(name);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === true || raw === 'true') return true;
+  throw new UsageError(`--${name} must be true or false (got ${raw})`);
+}
+
 /** The alternatives of a union (nested ones too), or the schema itself. */
-const variantsOf = (schema: TSchema): TSchema[] => (schema.anyOf ? (schema.anyOf as TSchema[]).flatMap(variantsOf) : [schema]);
-const typesOf = (schema: TSchema): string[] =>
+export const variantsOf = (schema: TSchema): TSchema[] => (schema.anyOf ? (schema.anyOf as TSchema[]).flatMap(variantsOf) : [schema]);
+export const typesOf = (schema: TSchema): string[] =>
   variantsOf(schema).map((variant) => (variant.const !== undefined ? typeof variant.const : String(variant.type ?? 'string')));
-const choicesOf = (schema: TSchema): unknown[] =>
+export const choicesOf = (schema: TSchema): unknown[] =>
   variantsOf(schema).filter((variant) => variant.const !== undefined).map((variant) => variant.const as unknown);
 
 /** What turns a switch on and off: a boolean, or a query's 'true' | 'false' choice (`--follow`); null when the field is no switch. */
-function switchOf(schema: TSchema): { on: unknown; off: unknown } | null {
+export function switchOf(schema: TSchema): { on: unknown; off: unknown } | null {
   if (typesOf(schema).includes('boolean')) return { on: true, off: false };
   const choices = choicesOf(schema);
   return choices.length === 2 && choices.includes('true') && choices.includes('false') ? { on: 'true', off: 'false' } : null;
 }
-
-export const switchFields = (input: TObject): Set<string> =>
-  new Set(Object.entries(input.properties).filter(([, schema]) => switchOf(schema as TSchema)).map(([name]) => name));
 
 /** A plain decimal: no hex, exponent, blanks or Infinity, which `Number` would take. */
 const DECIMAL = /^-?(?:\d+(?:\.\d+)?|\.\d+)$/;
@@ -72,7 +75,7 @@ function valueOf(field: string, schema: TSchema, raw: string | true): unknown {
   if (onOff) {
     if (raw === true || raw === 'true') return onOff.on;
     if (raw === 'false') return onOff.off;
-    throw new UsageError(`--${field} is true or false${types.includes('null') ? ' (or null)' : ''}`);
+    throw new UsageError(`--${field} must be true or false (got ${raw})${types.includes('null') ? '; null clears it' : ''}`);
   }
   if (raw === true) throw new UsageError(`--${field} needs a value`);
   if (types.includes('number') || types.includes('integer')) return numberOf(field, types, raw);
@@ -90,7 +93,10 @@ function offValue(flag: string, schema: TSchema, raw: string | true): unknown {
   return onOff.off;
 }
 
-/** The operation's input from the flags; an unknown flag is a usage error naming it. */
+/**
+ * The operation's input from the flags; an unknown flag is a usage error naming it, and so is a
+ * field given twice under two spellings (`--project-id` and `--projectId`, `--x` and `--no-x`).
+ */
 export function inputFrom(input: TObject, flags: ReadonlyMap<string, string | true>, ignore: ReadonlySet<string>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [flag, raw] of flags) {
@@ -99,6 +105,7 @@ export function inputFrom(input: TObject, flags: ReadonlyMap<string, string | tr
     const field = camel(negated ? flag.slice(3) : flag);
     const schema = input.properties[field] as TSchema | undefined;
     if (!schema) throw new UsageError(`unknown flag --${flag}; this command takes ${Object.keys(input.properties).map((name) => `--${kebab(name)}`).join(' ') || 'no flags'}`);
+    if (field in values) throw new UsageError(`--${kebab(field)} given twice`);
     values[field] = negated ? offValue(flag, schema, raw) : valueOf(flag, schema, raw);
   }
   return values;

@@ -1,8 +1,8 @@
 // `berth events`: a page of the history as a table (`--all` pages through everything), `tail` to
 // follow it live, `export` for NDJSON; every filter of events.all as a flag.
 import { contract } from '../contract/index.ts';
-import { ApiError, request, call, serverSentEvents } from './client.ts';
-import { inputFrom, parseArgs, UsageError } from './flags.ts';
+import { ApiError, connectionFailure, request, call, serverSentEvents } from './client.ts';
+import { inputFrom, parseArgs, switchOn, UsageError } from './flags.ts';
 import { table } from './output.ts';
 import type { Settings } from './settings.ts';
 
@@ -13,30 +13,8 @@ const FIRST_RETRY_MS = 250;
 const LAST_RETRY_MS = 5000;
 /** What a proxy in front of Berth answers while Berth is away: worth waiting out too. */
 const AWAY_STATUSES = new Set([502, 503, 504]);
-/** The codes of a connection refused, dropped, timed out or unresolved (undici's own start UND_ERR_). */
-const NETWORK_CODE = /^(UND_ERR_|ECONN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ENOTFOUND|EAI_)/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The error and its causes, outermost first. */
-function* causes(error: unknown): Generator<Error> {
-  for (let link = error; link instanceof Error; link = link.cause) yield link;
-}
-
-/**
- * One line saying that the connection to Berth failed (fetch's `fetch failed` before an answer,
- * `terminated` when it broke mid-answer), with the innermost reason; null for any other error.
- */
-export function connectionFailure(error: unknown, url: string): string | null {
-  const chain = [...causes(error)];
-  const coded = chain.some((link) => NETWORK_CODE.test(String((link as NodeJS.ErrnoException).code ?? '')));
-  const fetchFailed = error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated');
-  if (!coded && !fetchFailed) return null;
-  const reason = chain.at(-1)!.message;
-  return error instanceof TypeError && error.message === 'terminated'
-    ? `lost the connection to Berth at ${url}: ${reason}`
-    : `cannot reach Berth at ${url}: ${reason}`;
-}
 
 const row = (event: Record<string, any>) => ({
   position: event.position, occurredAt: event.metadata.occurredAt, stream: event.stream, type: event.type,
@@ -45,9 +23,10 @@ const row = (event: Record<string, any>) => ({
 
 export async function runEvents(settings: Settings, argv: readonly string[], out: (text: string) => void): Promise<void> {
   const [verb = 'list', ...rest] = argv[0]?.startsWith('--') ? ['list', ...argv] : argv;
-  const { positional, flags } = parseArgs(rest, new Set(['json', 'all']));
+  const { positional, flags } = parseArgs(rest);
   if (positional.length > 0) throw new UsageError(`unexpected ${positional.join(' ')}`);
-  const json = flags.has('json');
+  const json = switchOn(flags, 'json');
+  const all = switchOn(flags, 'all');
   const ignore = new Set(['json', 'all']);
   if (verb === 'tail') {
     const print = (data: string, event: Record<string, any>) => out(json ? data : Object.values(row(event)).join('  '));
@@ -65,7 +44,7 @@ export async function runEvents(settings: Settings, argv: readonly string[], out
     const page = (await call(settings, contract.events.all, cursor ? { ...input, cursor, after: undefined } : input)) as Page;
     events.push(...page.events);
     cursor = page.nextCursor;
-    if (!cursor || !flags.has('all')) break;
+    if (!cursor || !all) break;
   }
   out(json ? JSON.stringify(events, null, 2) : table(events.map(row)));
 }

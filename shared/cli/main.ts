@@ -1,10 +1,10 @@
 // `berth`: every operation of the contract as a command, plus sign-in, the history, the
 // projections, and the roles of a Berth process.
 import { contract } from '../contract/index.ts';
-import { ApiError, call } from './client.ts';
+import { ApiError, call, connectionFailure, NotSignedIn } from './client.ts';
 import { parseArgs, UsageError } from './flags.ts';
 import { EndedUnsuccessfully, UNSUCCESSFUL_EXIT } from './follow.ts';
-import { connectionFailure, runEvents } from './history.ts';
+import { runEvents } from './history.ts';
 import { groupOf, runOperation } from './operations.ts';
 import { render } from './output.ts';
 import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
@@ -15,6 +15,7 @@ const USAGE = `berth: the command line of Berth
   berth login --url http://localhost:3000 --email me@example.com [--password p | BERTH_PASSWORD] [--pin 123456]
   berth logout
   berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
+  berth <group> --help | berth <group> <operation> --help   the operations of a group, the flags of one
   berth events [list|tail|export] [--aggregate a] [--type t] [--stream s] [--actor-id id] [--from t] [--to t] [--all]
   berth projections status | rebuild [name]          rebuild while Berth serves
   berth deployments logs --deployment-id id --follow   exits ${UNSUCCESSFUL_EXIT} when the deployment fails or is cancelled
@@ -25,10 +26,18 @@ The server and token live in ${'$'}BERTH_CONFIG or ~/.config/berth/config.json (
 
 const out = (text: string) => console.log(text);
 
+/** The address `--url` gives, checked: without a scheme fetch would only say "unknown scheme". */
+function urlFlag(raw: string | true | undefined, saved: string): string {
+  if (raw === undefined) return saved;
+  if (raw === true) throw new UsageError('--url needs a value: http://host:port or https://host');
+  if (!/^https?:\/\//i.test(raw)) throw new UsageError(`--url needs http:// or https:// (got ${raw})`);
+  return raw.replace(/\/+$/, '');
+}
+
 async function login(argv: readonly string[]): Promise<void> {
   const { flags } = parseArgs(argv);
   const saved = loadSettings();
-  const url = String(flags.get('url') ?? saved.url).replace(/\/+$/, '');
+  const url = urlFlag(flags.get('url'), saved.url);
   const email = flags.get('email');
   const password = flags.get('password') ?? process.env.BERTH_PASSWORD;
   if (typeof email !== 'string' || typeof password !== 'string') throw new UsageError('berth login --email e [--password p | BERTH_PASSWORD=p] [--url u]');
@@ -46,6 +55,7 @@ async function login(argv: readonly string[]): Promise<void> {
 
 /** The local token is forgotten whatever the server answers; its refusal (401) means the token was dead already. */
 async function logout(settings: Settings): Promise<void> {
+  if (!settings.token) return out('signed out (no token was saved)');
   try {
     await call(settings, contract.auth.logout, {});
   } catch (error) {
@@ -78,9 +88,13 @@ async function main(argv: readonly string[]): Promise<void> {
   return runOperation(settings, group, rest, out);
 }
 
-/** The one line a failure is told in; null for a fault of the CLI itself, which keeps its stack. */
+/**
+ * The one line a failure is told in; null for a fault of the CLI itself, which keeps its stack.
+ * A call that failed to connect names its own address (login's --url is not the saved one); only
+ * a stream broken while read is left, and streams are read from the saved Berth.
+ */
 function explained(error: unknown): string | null {
-  if (error instanceof UsageError || error instanceof EndedUnsuccessfully) return error.message;
+  if (error instanceof UsageError || error instanceof EndedUnsuccessfully || error instanceof NotSignedIn) return error.message;
   if (error instanceof ApiError) return `${error.status} ${error.body.code ?? ''}: ${error.message}`;
   return connectionFailure(error, loadSettings().url);
 }

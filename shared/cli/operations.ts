@@ -2,44 +2,67 @@
 import { contract } from '../contract/index.ts';
 import type { Operation } from '../contract/operation.ts';
 import { ApiError, call, request } from './client.ts';
-import { inputFrom, kebab, parseArgs, switchFields, UsageError } from './flags.ts';
+import { inputFrom, parseArgs, switchOn, UsageError } from './flags.ts';
 import { printFollowedLog } from './follow.ts';
+import { usageOfGroup, usageOfOperation } from './help.ts';
 import { render } from './output.ts';
 import type { Settings } from './settings.ts';
 
 const GROUPS = contract as unknown as Record<string, Record<string, Operation>>;
 const squash = (name: string) => name.toLowerCase().replace(/-/g, '');
+/** Words asking for help in place of an operation; after one, only `--help`, which no flag's value can be. */
+const HELP = new Set(['--help', '-h', 'help']);
 
 /** The group a word names: exactly, or without a plural `s` (`deployments` → `deployment`). */
 export function groupOf(word: string): string | undefined {
   return [word, word.replace(/s$/, '')].find((candidate) => candidate in GROUPS);
 }
 
-export function usageOfGroup(group: string): string {
-  return Object.values(GROUPS[group]!).map((operation) => `  berth ${group} ${kebab(operation.procedure)} ${
-    Object.keys(operation.input.properties).map((field) => `--${kebab(field)}`).join(' ')}`).join('\n');
-}
+const groupUsage = (group: string) => `berth ${group} takes one of:\n${usageOfGroup(Object.values(GROUPS[group]!))}`;
 
 /** Flags every command takes, on top of the operation's own. */
 const GLOBAL = new Set(['json', 'follow-stream']);
 
+/** The answer of `deployment.logs`, which a person reads as the log itself. */
+interface DeploymentLog { readonly status: string; readonly log: string }
+
+/**
+ * The log text itself, whole, as `--follow` prints it: a log read as a record would be one value
+ * on many lines. An empty log says why on stderr, leaving stdout the log (nothing) for a pipe.
+ */
+function printLog(answer: DeploymentLog, out: (text: string) => void): void {
+  if (answer.log === '') return console.error(`(no log yet: the deployment is ${answer.status})`);
+  out(answer.log.replace(/\r?\n$/, ''));
+}
+
+/** Prints an answer: the log operation's as its text, any other as a record or table. */
+function printAnswer(operation: Operation, answer: unknown, json: boolean, out: (text: string) => void): void {
+  if (operation === contract.deployment.logs && !json) return printLog(answer as DeploymentLog, out);
+  out(render(answer, json));
+}
+
 export async function runOperation(settings: Settings, group: string, argv: readonly string[], out: (text: string) => void): Promise<void> {
   const [procedure, ...rest] = argv;
-  const operation = Object.values(GROUPS[group]!).find((candidate) => squash(candidate.procedure) === squash(procedure ?? ''));
-  if (!operation || rest.includes('--help')) throw new UsageError(`berth ${group} takes one of:\n${usageOfGroup(group)}`);
-  const { positional, flags } = parseArgs(rest, new Set([...switchFields(operation.input), 'json']));
+  if (procedure === undefined || HELP.has(procedure)) {
+    // Help asked for is an answer (stdout, exit 0); a group with no operation named is a usage error.
+    if (procedure === undefined) throw new UsageError(groupUsage(group));
+    return out(groupUsage(group));
+  }
+  const operation = Object.values(GROUPS[group]!).find((candidate) => squash(candidate.procedure) === squash(procedure));
+  if (!operation) throw new UsageError(`no operation "${procedure}" in ${group}; ${groupUsage(group)}`);
+  if (rest.includes('--help')) return out(usageOfOperation(operation));
+  const { positional, flags } = parseArgs(rest);
   if (positional.length > 0) throw new UsageError(`unexpected ${positional.join(' ')}: fields are given as --flags`);
   const input = inputFrom(operation.input, flags, GLOBAL);
-  const json = flags.has('json');
+  const json = switchOn(flags, 'json');
   // A following read (`deployment logs --follow`, the contract's query choice 'true') answers an
   // event stream: print it as it comes.
   if (input.follow === 'true') {
     const response = await request(settings, operation, input, 'text/event-stream, application/json');
     if (response.headers.get('content-type')?.startsWith('text/event-stream')) return printFollowedLog(response, out);
-    out(render(await response.json(), json));
-    return;
+    return printAnswer(operation, await response.json(), json, out);
   }
-  out(render(await call(settings, operation, input), json));
+  printAnswer(operation, await call(settings, operation, input), json, out);
 }
 
 export { ApiError };

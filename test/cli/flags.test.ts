@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contract } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
-import { inputFrom, parseArgs, switchFields, UsageError } from '@berth/shared/cli/flags';
+import { inputFrom, parseArgs, UsageError } from '@berth/shared/cli/flags';
 
-const argsOf = (operation: Operation, ...argv: string[]) => parseArgs(argv, switchFields(operation.input));
-const inputOf = (operation: Operation, ...argv: string[]) => inputFrom(operation.input, argsOf(operation, ...argv).flags, new Set());
+const inputOf = (operation: Operation, ...argv: string[]) => inputFrom(operation.input, parseArgs(argv).flags, new Set());
 /** A usage error (the CLI exits 2) whose message matches. */
 const refuses = (operation: Operation, argv: string[], message: RegExp) =>
   assert.throws(() => inputOf(operation, ...argv), (error) => error instanceof UsageError && message.test(error.message));
@@ -34,7 +33,9 @@ test('a number flag takes a plain decimal only, an integer where the contract sa
 test('a nullable boolean takes a following true, false or null, and only those words', () => {
   assert.deepEqual(inputOf(update, '--auto-deploy', 'null'), { autoDeploy: null });
   assert.deepEqual(inputOf(update, '--auto-deploy', 'false', '--enabled'), { autoDeploy: false, enabled: true });
-  assert.deepEqual(argsOf(update, '--enabled', 'web'), { positional: ['web'], flags: new Map([['enabled', true]]) });
+  // Any other word after a switch is refused as its value, named, rather than left as a stray word.
+  refuses(update, ['--enabled', 'web'], /^--enabled must be true or false \(got web\); null clears it$/);
+  refuses(logs, ['--follow', 'yes'], /^--follow must be true or false \(got yes\)$/);
 });
 
 test('--no- turns off a switch only, never another field', () => {

@@ -1,0 +1,63 @@
+// What `berth <group> --help` and `berth <group> <operation> --help` print: read from the
+// contract's input schemas, so the help cannot drift from what the flags accept.
+import type { TSchema } from '@sinclair/typebox';
+import type { Operation } from '../contract/operation.ts';
+import { choicesOf, kebab, switchOf, typesOf, variantsOf } from './flags.ts';
+
+/** A number's bounds; a maximum at the largest safe integer is no real bound, so it is left out. */
+function rangeText(variant: TSchema): string {
+  if (variant.minimum === undefined) return '';
+  return variant.maximum === undefined || variant.maximum >= Number.MAX_SAFE_INTEGER
+    ? ` from ${variant.minimum}` : ` ${variant.minimum}-${variant.maximum}`;
+}
+
+/** One non-null alternative of a field, as a person types it. */
+function variantText(variant: TSchema): string {
+  if (variant.const !== undefined) return String(variant.const);
+  const type = String(variant.type ?? 'string');
+  if (type === 'array' || type === 'object') return `JSON ${type}`;
+  if (type === 'integer' || type === 'number') return `${type}${rangeText(variant)}`;
+  if (variant.format) return `${type} (${String(variant.format)})`;
+  return variant.minLength ? `${type} (at least ${variant.minLength} character${variant.minLength === 1 ? '' : 's'})` : type;
+}
+
+/** The schema and every union inside it, outermost first. */
+const nodesOf = (schema: TSchema): TSchema[] => [schema, ...((schema.anyOf ?? []) as TSchema[]).flatMap(nodesOf)];
+
+/** The field's description, on the field or on the alternative that carries it. */
+const descriptionOf = (schema: TSchema): string | undefined =>
+  nodesOf(schema).map((node) => node.description as string | undefined).find(Boolean);
+
+/** A field's type: a switch, a choice, or its alternatives; `or null` where null clears it. */
+export function typeText(flag: string, schema: TSchema): string {
+  const nullable = typesOf(schema).includes('null');
+  const values = variantsOf(schema).filter((variant) => variant.type !== 'null');
+  const choice = values.length > 1 && values.every((variant) => variant.const !== undefined);
+  const base = switchOf(schema) ? `true or false (--${flag} alone: true, --no-${flag}: false)`
+    : choice ? `one of ${choicesOf(schema).join(', ')}`
+    : [...new Set(values.map(variantText))].join(' or ');
+  const extras = [schema.default !== undefined && `default ${String(schema.default)}`, descriptionOf(schema)].filter(Boolean);
+  return `${base}${nullable ? ', or null' : ''}${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`;
+}
+
+const commandOf = (operation: Operation) => `berth ${operation.group} ${kebab(operation.procedure)}`;
+
+/** Every operation of a group, a line each with its flags. */
+export function usageOfGroup(operations: readonly Operation[]): string {
+  return operations.map((operation) => `  ${commandOf(operation)} ${
+    Object.keys(operation.input.properties).map((field) => `--${kebab(field)}`).join(' ')}`.trimEnd()).join('\n');
+}
+
+/** One operation's flags, the required ones first, each with its type. */
+export function usageOfOperation(operation: Operation): string {
+  const required = new Set(operation.input.required ?? []);
+  const fields = Object.entries(operation.input.properties as Record<string, TSchema>)
+    .sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
+  const rows: Array<[string, string, string]> = [
+    ...fields.map(([field, schema]): [string, string, string] => [`--${kebab(field)}`, required.has(field) ? 'required' : 'optional', typeText(kebab(field), schema)]),
+    ['--json', 'optional', 'print the answer as JSON'],
+  ];
+  const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const lines = rows.map((row) => `  ${row[0].padEnd(widths[0]!)}  ${row[1].padEnd(widths[1]!)}  ${row[2]}`);
+  return [`${commandOf(operation)}  (${operation.method} /api/${operation.name})`, '', ...lines].join('\n');
+}
