@@ -67,6 +67,10 @@ async function heldBy(ctx: Context, kinds: readonly DependentKind[], id: string)
   return null;
 }
 
+const unlessNotFound = (error: unknown): void => {
+  if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+};
+
 /** Removes the resource's dependents, then retires it; CONFLICT naming its field when they keep coming. */
 export async function retireWithDependents(
   ctx: Context, kind: UsageKind, id: string, words: UsageWords, why: string, dependents: Dependents,
@@ -74,8 +78,9 @@ export async function retireWithDependents(
   for (let round = 1; ; round++) {
     const found = await dependentsOf(ctx, kind, id, dependents, await usersOf(ctx, kind, id));
     dependents.mayRemove?.(found.map((dependent) => dependent.id), ctx);
-    // One by one, so a failure part-way leaves fewer dependents, each whole.
-    for (const dependent of found) await dependent.kind.remove(dependent.id, ctx);
+    // One by one, so a failure part-way leaves fewer dependents, each whole. One a removal made at the
+    // same moment took is gone already: the answer is the resource's own, not the dependent's NOT_FOUND.
+    for (const dependent of found) await dependent.kind.remove(dependent.id, ctx).catch(unlessNotFound);
     try {
       return await retire(ctx, kind, id, words, why);
     } catch (error) {
