@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseProfileOverrides, type ProfileOverrides } from '../domain/database/profile-override.ts';
+import { instanceKeyOf } from './keys.ts';
+import { engineAddress } from '../adapters/docker/address.ts';
 
 export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -18,6 +20,7 @@ export interface Config {
   readonly sqliteSynchronous: 'FULL' | 'NORMAL';
   /** Base64 of 32 bytes (BERTH_INSTANCE_KEY, or the file BERTH_INSTANCE_KEY_FILE names); else the key file in the data folder. */
   readonly instanceKey: string | undefined;
+  /** One of LOG_LEVELS when read from the environment. */
   readonly logLevel: string;
   /** How long an invitation can be accepted. */
   readonly invitationLifetimeSeconds: number;
@@ -25,7 +28,7 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
-  /** The container engine: a unix socket path or http(s)://host:port. */
+  /** The container engine, in one of the forms engineAddress reads. */
   readonly engineSocket: string;
   /** How services publish their ports: `host` works everywhere, `ingress` needs the mesh. */
   readonly publishMode: 'host' | 'ingress';
@@ -77,13 +80,72 @@ export const isScaledOut = (config: Config): boolean => !!(config.eventStoreUrl 
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function number(env: Env, name: string, fallback: number): number {
+/** Pino's levels: another name would fail inside the logger, after the other roles had started. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The bounds of a whole-number setting; no `max`: any safe integer from `min`. */
+interface Range {
+  readonly min: number;
+  readonly max?: number;
+}
+
+/**
+ * The longest delay a timer takes (node fires a longer one at once, so a huge wait would mean none);
+ * read as seconds (68 years) it also keeps `now + lifetime` a valid date.
+ */
+const LONGEST_WAIT = 2 ** 31 - 1;
+
+/** A duration (ms or s) from `min`, bounded by what a timer can wait. */
+const duration = (min: number): Range => ({ min, max: LONGEST_WAIT });
+
+const rangeText = ({ min, max }: Range) => (max === undefined ? `of at least ${min}` : `from ${min} to ${max}`);
+
+/** An unset or empty variable means its default, as it always has. */
+const isUnset = (raw: string | undefined): raw is undefined | '' => raw === undefined || raw === '';
+
+/**
+ * Decimal digits only, within `range`; else undefined. Number() would also take `0x1f`, `1e3` and
+ * `3.5`, and a setting that silently meant something else (or was clamped) is what this refuses.
+ */
+function integerIn(raw: string, { min, max = Number.MAX_SAFE_INTEGER }: Range): number | undefined {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, range: Range): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  if (isUnset(raw)) return fallback;
+  const value = integerIn(raw, range);
+  if (value === undefined) throw new Error(`${name} must be a whole number ${rangeText(range)} (got "${raw}")`);
   return value;
 }
+
+/** A comma-separated list of whole numbers: one bad entry refuses the whole (it was dropped, silently). */
+function integers(env: Env, name: string, fallback: readonly number[], range: Range): number[] {
+  const raw = env[name];
+  if (isUnset(raw)) return [...fallback];
+  return raw.split(',').map((entry) => {
+    const value = integerIn(entry, range);
+    if (value === undefined) {
+      throw new Error(`${name} must be a comma-separated list of whole numbers ${rangeText(range)} (got "${entry.trim()}" in "${raw}")`);
+    }
+    return value;
+  });
+}
+
+const isOneOf = <T extends string>(allowed: readonly T[], value: string): value is T => (allowed as readonly string[]).includes(value);
+
+/** One of `allowed`, spelt exactly as documented (as pino takes its levels): anything else is refused, never the default. */
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (isUnset(raw)) return fallback;
+  if (!isOneOf(allowed, raw)) throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return raw;
+}
+
+const onOff = (env: Env, name: string, fallback: 'on' | 'off'): boolean => oneOf(env, name, ['on', 'off'], fallback) === 'on';
 
 /** The text of the file that `variable` names, or an error an operator can act on. */
 function fileNamedBy(variable: string, path: string): string {
@@ -99,56 +161,86 @@ function databaseProfiles(path: string | undefined): ProfileOverrides {
   return parseProfileOverrides(fileNamedBy('BERTH_DATABASE_PROFILES', path), `BERTH_DATABASE_PROFILES (${path})`);
 }
 
-/** The instance key itself, or read from the file named (a swarm secret, say). */
-const instanceKeyFrom = (env: Env): string | undefined => env.BERTH_INSTANCE_KEY
-  || (env.BERTH_INSTANCE_KEY_FILE ? fileNamedBy('BERTH_INSTANCE_KEY_FILE', env.BERTH_INSTANCE_KEY_FILE).trim() : undefined);
+/**
+ * The instance key itself, or read from the file named (a swarm secret, say), checked here so that
+ * a bad one is named by the variable it came from. An empty file is refused: taken as no key, it had
+ * a new one made in the data folder, which opens none of the secrets sealed before.
+ */
+function instanceKeyFrom(env: Env): string | undefined {
+  if (env.BERTH_INSTANCE_KEY) return checkedKey(env.BERTH_INSTANCE_KEY, 'BERTH_INSTANCE_KEY');
+  const path = env.BERTH_INSTANCE_KEY_FILE;
+  if (!path) return undefined;
+  const key = fileNamedBy('BERTH_INSTANCE_KEY_FILE', path).trim();
+  if (!key) throw new Error(`BERTH_INSTANCE_KEY_FILE (${path}) is empty: it must hold base64 of 32 bytes`);
+  return checkedKey(key, `BERTH_INSTANCE_KEY_FILE (${path})`);
+}
+
+const checkedKey = (key: string, source: string): string => {
+  instanceKeyOf(key, source);
+  return key;
+};
 
 function roles(raw: string | undefined): RoleName[] {
   if (!raw) return [...ROLES];
   const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
-    if (!(ROLES as readonly string[]).includes(name)) throw new Error(`Unknown role "${name}" in BERTH_ROLES (${ROLES.join(', ')})`);
+    if (!isOneOf(ROLES, name)) throw new Error(`Unknown role "${name}" in BERTH_ROLES (${ROLES.join(', ')})`);
   }
+  // Set, but to nothing: a process that ran no role and said nothing.
+  if (names.length === 0) throw new Error(`BERTH_ROLES names no role (${ROLES.join(', ')})`);
   return names as RoleName[];
+}
+
+/** The engine's address as given, once it is known to be one (engineAddress reads it where it is used). */
+function engineSocket(env: Env): string {
+  const socket = env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock';
+  engineAddress(socket);
+  return socket;
 }
 
 export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
     dataDir: resolve(env.BERTH_DATA_DIR || './data'),
     host: env.HOST || '0.0.0.0',
-    port: number(env, 'PORT', 3000),
+    // 0: any free port (the tests' servers).
+    port: integer(env, 'PORT', 3000, { min: 0, max: 65535 }),
     roles: roles(env.BERTH_ROLES),
-    tokenLifetimeSeconds: number(env, 'BERTH_TOKEN_LIFETIME_SECONDS', 24 * 3600),
-    projectionWaitMs: number(env, 'BERTH_PROJECTION_WAIT_MS', 5000),
-    sqliteSynchronous: env.BERTH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
+    tokenLifetimeSeconds: integer(env, 'BERTH_TOKEN_LIFETIME_SECONDS', 24 * 3600, duration(1)),
+    // 0: answer without waiting for the read models.
+    projectionWaitMs: integer(env, 'BERTH_PROJECTION_WAIT_MS', 5000, duration(0)),
+    sqliteSynchronous: oneOf(env, 'BERTH_SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'], 'FULL'),
     instanceKey: instanceKeyFrom(env),
-    logLevel: env.BERTH_LOG_LEVEL || 'info',
-    invitationLifetimeSeconds: number(env, 'BERTH_INVITATION_LIFETIME_SECONDS', 24 * 3600),
-    attemptsPerAccount: number(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5),
-    attemptsPerAddress: number(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20),
-    attemptWindowSeconds: number(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60),
-    engineSocket: env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock',
-    publishMode: env.BERTH_PUBLISH_MODE === 'ingress' ? 'ingress' : 'host',
-    taskStartTimeoutMs: number(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000),
+    logLevel: oneOf(env, 'BERTH_LOG_LEVEL', LOG_LEVELS, 'info'),
+    invitationLifetimeSeconds: integer(env, 'BERTH_INVITATION_LIFETIME_SECONDS', 24 * 3600, duration(1)),
+    // None allowed, or a window of nothing, would lock every account out, or count nothing.
+    attemptsPerAccount: integer(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5, { min: 1 }),
+    attemptsPerAddress: integer(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20, { min: 1 }),
+    attemptWindowSeconds: integer(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60, duration(1)),
+    engineSocket: engineSocket(env),
+    publishMode: oneOf(env, 'BERTH_PUBLISH_MODE', ['host', 'ingress'], 'host'),
+    // Below a second no task starts: every deployment would fail.
+    taskStartTimeoutMs: integer(env, 'BERTH_TASK_START_TIMEOUT_MS', 60_000, duration(1000)),
     // The engine's own default: an update watches each new task this long for a failure.
-    taskSteadyMs: number(env, 'BERTH_TASK_STEADY_MS', 5_000),
+    taskSteadyMs: integer(env, 'BERTH_TASK_STEADY_MS', 5_000, duration(0)),
     proxyDir: '',
     registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
-    metrics: env.BERTH_METRICS !== 'off',
-    readyMaxLag: number(env, 'BERTH_READY_MAX_LAG', 1000),
-    readyMaxLagSeconds: number(env, 'BERTH_READY_MAX_LAG_SECONDS', 10),
+    metrics: onOff(env, 'BERTH_METRICS', 'on'),
+    readyMaxLag: integer(env, 'BERTH_READY_MAX_LAG', 1000, { min: 0 }),
+    readyMaxLagSeconds: integer(env, 'BERTH_READY_MAX_LAG_SECONDS', 10, duration(0)),
     eventStoreUrl: env.BERTH_EVENTSTORE_URL || undefined,
     mongoUrl: env.BERTH_MONGO_URL || undefined,
-    connectTimeoutSeconds: number(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60),
-    leaseTtlMs: Math.max(1000, number(env, 'BERTH_LEASE_TTL_MS', 10_000)),
-    notifyRetryMs: (env.BERTH_NOTIFY_RETRY_MS || '1000,10000,60000,300000').split(',').map((ms) => Number(ms)).filter((ms) => ms >= 0),
-    notifyTimeoutMs: number(env, 'BERTH_NOTIFY_TIMEOUT_MS', 10_000),
+    // 0: one attempt, no waiting.
+    connectTimeoutSeconds: integer(env, 'BERTH_CONNECT_TIMEOUT_SECONDS', 60, duration(0)),
+    // Renewed every quarter of it: shorter, a busy event loop would lose the lease.
+    leaseTtlMs: integer(env, 'BERTH_LEASE_TTL_MS', 10_000, duration(1000)),
+    notifyRetryMs: integers(env, 'BERTH_NOTIFY_RETRY_MS', [1000, 10_000, 60_000, 300_000], duration(0)),
+    notifyTimeoutMs: integer(env, 'BERTH_NOTIFY_TIMEOUT_MS', 10_000, duration(1)),
     natsUrl: env.BERTH_NATS_URL || undefined,
-    deployConcurrency: Math.max(1, number(env, 'BERTH_DEPLOY_CONCURRENCY', 4)),
-    keepDeployments: Math.max(1, number(env, 'BERTH_KEEP_DEPLOYMENTS', 10)),
-    actionWaitMs: number(env, 'BERTH_ACTION_WAIT_MS', 60_000),
+    deployConcurrency: integer(env, 'BERTH_DEPLOY_CONCURRENCY', 4, { min: 1 }),
+    keepDeployments: integer(env, 'BERTH_KEEP_DEPLOYMENTS', 10, { min: 1 }),
+    actionWaitMs: integer(env, 'BERTH_ACTION_WAIT_MS', 60_000, duration(1)),
     databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env.BERTH_DATABASE_PROFILES),
-    removeDatabaseVolumes: env.BERTH_REMOVE_DATABASE_VOLUMES === 'on',
+    removeDatabaseVolumes: onOff(env, 'BERTH_REMOVE_DATABASE_VOLUMES', 'off'),
     ...overrides,
   };
   // Beside the data by default, wherever the data folder was put.

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, statSync } from 'node:fs';
 import { MemoryBus } from '../adapters/bus/memory-bus.ts';
 import type { Bus } from '../ports/bus.ts';
 import { dockerTaskExec } from '../adapters/docker/exec.ts';
@@ -62,7 +62,9 @@ export interface Infrastructure {
 }
 
 export async function openInfrastructure(config: Config, clock: Clock = systemClock): Promise<Infrastructure> {
-  mkdirSync(config.dataDir, { recursive: true });
+  prepareDataFolder(config.dataDir);
+  // Checked here, not when the first proxy file is written: a file there failed each write, later.
+  folderAt('BERTH_PROXY_DIR', config.proxyDir);
   const instanceKey = loadInstanceKey(config.dataDir, config.instanceKey);
   const eventStore = await openEventStore(config);
   // Before anything is served or sealed: a process with another key would make the others' secrets unreadable.
@@ -133,6 +135,35 @@ export async function openInfrastructure(config: Config, clock: Clock = systemCl
     });
   }
   return infrastructure;
+}
+
+/**
+ * The data folder, private to Berth's user: its logs hold accounts and sealed secrets. Made 0700; one
+ * made before (0755) is tightened when it is this user's (another owner's, a mounted volume say, is
+ * theirs to set). Only the folder: files under it cannot be reached through it, and a process-wide
+ * umask would also reach the sources folders that containers mount.
+ */
+function prepareDataFolder(dir: string): void {
+  folderAt('BERTH_DATA_DIR', dir, 0o700);
+  const { uid, mode } = statSync(dir);
+  if (uid === process.getuid?.() && (mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * `dir` as a folder this process can write in, made (with `mode`) when missing; else an error naming
+ * `variable`, which the system's own (EEXIST, ENOENT, EACCES of a path) does not.
+ */
+function folderAt(variable: string, dir: string, mode?: number): void {
+  let reason: string | undefined;
+  try {
+    const found = statSync(dir, { throwIfNoEntry: false });
+    if (!found) mkdirSync(dir, { recursive: true, mode });
+    else if (!found.isDirectory()) reason = 'is not a folder';
+    if (!reason) accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    reason = `cannot be used: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (reason) throw new Error(`${variable} ${dir} ${reason}`);
 }
 
 /**

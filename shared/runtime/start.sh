@@ -9,6 +9,12 @@
 # `pnpm start [start|api|projections|relay|reactors]` runs the launcher; the benchmark passes its
 # own entry module (a .ts path) first.
 set -euo pipefail
+# The paths the caller gave relative to its own folder stay its own: made absolute before the cd
+# below, which would otherwise put them in the checkout. (Unset, the data folder is the checkout's.)
+for variable in BERTH_DATA_DIR BERTH_PROXY_DIR BERTH_INSTANCE_KEY_FILE BERTH_DATABASE_PROFILES; do
+  value="${!variable:-}"
+  if [[ -n "$value" && "$value" != /* ]]; then export "$variable=$PWD/$value"; fi
+done
 cd "$(dirname "$0")/../.."
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 entry=shared/runtime/roles-cli.ts

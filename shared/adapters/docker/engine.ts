@@ -1,6 +1,7 @@
 // The ContainerEngine port on a local or remote engine socket, through dockerode.
 import Docker from 'dockerode';
 import type { ContainerEngine } from '../../ports/container-engine.ts';
+import { engineAddress } from './address.ts';
 import * as cluster from './cluster.ts';
 import * as containers from './containers.ts';
 import * as images from './images.ts';
@@ -8,10 +9,8 @@ import * as networks from './networks.ts';
 import * as services from './services.ts';
 import * as volumes from './volumes.ts';
 
-/** A client of the engine at `socket`: a unix socket path or an http(s) URL. */
-export const dockerClient = (socket = '/var/run/docker.sock'): Docker => socket.startsWith('http')
-  ? new Docker({ host: new URL(socket).hostname, port: Number(new URL(socket).port), protocol: socket.startsWith('https') ? 'https' : 'http' })
-  : new Docker({ socketPath: socket });
+/** A client of the engine at `socket`, in any form BERTH_ENGINE_SOCKET takes (engineAddress reads it). */
+export const dockerClient = (socket = '/var/run/docker.sock'): Docker => new Docker(engineAddress(socket));
 
 export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
   return {
