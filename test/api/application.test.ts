@@ -34,6 +34,14 @@ describe('application operations', () => {
     assert.ok(project.applications.some((a: { applicationId: string }) => a.applicationId === created.applicationId));
   });
 
+  it('refuses the deploy of an application whose source is not set, naming the field and how a source is chosen', async () => {
+    const { applicationId } = await create('unset');
+    const answer = await berth.call('application.deploy', { applicationId });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.issues[0].path, 'repository');
+    assert.match(answer.body.message, /repository must be set on the forge source before deploying \(saveContainerProvider, saveGitProdiver or saveForgeProvider sets the source/);
+  });
+
   it('refuses an application in a project that does not exist, naming projectId', async () => {
     await berth.refused('application.create', { name: 'x', projectId: 'nope' }, 404, 'projectId');
   });

@@ -22,7 +22,7 @@ type Request = Pick<NewDeployment, 'title' | 'trigger'> & { kind: 'deploy' | 're
 
 /** Queues a deployment of the compose service: answers the queued record. */
 export async function queueComposeDeployment(ctx: Context, composeId: string, request: Request) {
-  mustHaveSource(await ctx.mustLoad(composeAggregate, composeId, 'composeId'), COMPOSE_SOURCE);
+  mustHaveSource(await ctx.mustLoad(composeAggregate, composeId, 'composeId'), COMPOSE_SOURCE, 'compose.update sets sourceType and its fields');
   return queueFor(ctx, { applicationId: null, composeId }, { ...request, image: null, rollbackOf: null });
 }
 

@@ -13,11 +13,11 @@ import type { Context } from '../context.ts';
 /** What a service's source needs set, per source type, before a deployment of it can start. */
 export type SourceNeeds<R extends { sourceType: string }> = Record<R['sourceType'], ReadonlyArray<keyof R & string>>;
 
-/** BAD_REQUEST naming the first field the service's source still lacks. */
-export function mustHaveSource<R extends { sourceType: string }>(record: R, needed: SourceNeeds<R>): void {
+/** BAD_REQUEST naming the first field the service's source still lacks, and how a source is chosen (`choose`). */
+export function mustHaveSource<R extends { sourceType: string }>(record: R, needed: SourceNeeds<R>, choose: string): void {
   const type = record.sourceType as R['sourceType'];
   for (const field of needed[type]) {
-    if (!record[field]) throw badRequest(field, `must be set on the ${record.sourceType} source before deploying`);
+    if (!record[field]) throw badRequest(field, `must be set on the ${record.sourceType} source before deploying (${choose})`);
   }
 }
 
@@ -32,7 +32,10 @@ type Request = Pick<NewDeployment, 'kind' | 'title' | 'trigger' | 'image' | 'rol
 /** Queues a deployment of the application: answers the queued record. */
 export async function queueDeployment(ctx: Context, applicationId: string, request: Request) {
   const application = await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
-  if (request.kind !== 'rollback') mustHaveSource(application, APPLICATION_SOURCE);
+  if (request.kind !== 'rollback') {
+    // A new application's source is a forge repository until one is saved: what a first deploy meets.
+    mustHaveSource(application, APPLICATION_SOURCE, 'saveContainerProvider, saveGitProdiver or saveForgeProvider sets the source an application deploys from');
+  }
   return queueFor(ctx, { applicationId, composeId: null }, request);
 }
 
