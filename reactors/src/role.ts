@@ -22,6 +22,7 @@ import { failInterruptedRuns } from './backups/interrupted.ts';
 import { RunTerm } from './backups/runs.ts';
 import { removeLeftKeys } from './deployer/source-git.ts';
 import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
@@ -54,8 +55,9 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       // The services' runtimes before the deployer: the actions they take up go ahead of the queued deployments.
       for (const reactor of [applicationActions(deps, deployer, work.actions), composeRuntime(deps, deployer, compose.actions),
         ...databaseActions(infra, deps, deployer), deployer.reactor(), requestedRuns(infra, deps.report, runs), proxyReactor(infra), notifier(infra)]) {
+        // An outage (the engine, a store) says its reason in one line at each retry; anything else is a fault, with its stack.
         consumers.push(await runReactor(bus, reactor, (error, event) =>
-          console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, error)));
+          console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, isUnavailable(error) ? error.message : error)));
       }
       // Backups run on their cron schedules, followed from the log (not a bus consumer).
       const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, deps.report, runs), (error) => console.error('scheduled backup failed', error));
