@@ -58,9 +58,12 @@ export async function untilReady(
   throw new Error(`${database.appName} is not running: ${reason}`);
 }
 
-/** The database's service as its settings say now. */
-export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) =>
-  databaseServiceSpec(engine, database, credentialsOf(infra, database), profileOfDatabase(infra, engine, database));
+/**
+ * The database's service as its settings say now: its passwords and its env opened (the env is
+ * recorded sealed, as it holds secrets; one recorded before that is in clear, and reveal leaves it so).
+ */
+export const serviceSpecOf = (infra: Infra, engine: Engine, database: Database) => databaseServiceSpec(
+  engine, { ...database, env: infra.secrets.reveal(database.env) }, credentialsOf(infra, database), profileOfDatabase(infra, engine, database));
 
 /**
  * The kind's neutral default image (`dbgamma:15`) is a name no registry holds, run as the operator

@@ -1,16 +1,17 @@
 // An event as it is shown outside Berth: without the fields its aggregate hides from every answer
 // (password and token hashes, private keys), at any depth. The history, an admin's, keeps sealed
-// secrets as they are (an auditor sees that one changed, and cannot open it) and the services'
-// `env`. A webhook body, bound for a third party, drops the sealed secrets too, since a sealed
-// copy opens with the instance key, and every `env`: its text holds the service's secrets in clear
-// (passwords a template generated, tokens a user set).
+// secrets as they are (an auditor sees that one changed, and cannot open it), the services' `env`
+// among them: it is recorded sealed, as its text holds the service's secrets (passwords a template
+// generated, tokens a user set). A webhook body, bound for a third party, drops the sealed secrets
+// too, since a sealed copy opens with the instance key, and every `env` by name: the events
+// appended before env was sealed hold it in clear, and the log keeps them as they were.
 import { isSealed } from '../crypto/secrets.ts';
 import { aggregates } from '../domain/index.ts';
 import { splitStream, type RecordedEvent } from './event.ts';
 
 const hiddenByAggregate = new Map(aggregates.map((aggregate) => [aggregate.name, new Set(aggregate.hidden ?? [])]));
 const NONE: ReadonlySet<string> = new Set();
-/** Fields whose plain text holds secrets, kept from third parties. */
+/** Fields whose text holds secrets, kept from third parties even where an older event has it in clear. */
 const SECRET_TEXT = ['env'];
 const hiddenFromReceivers = new Map([...hiddenByAggregate].map(([name, hidden]) => [name, new Set([...hidden, ...SECRET_TEXT])]));
 

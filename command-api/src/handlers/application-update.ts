@@ -12,7 +12,7 @@ import { renaming, withAppName } from './app-name.ts';
 import { mayMoveTo, movingProject } from './project-use.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse, mustBeUsable } from './reservations.ts';
-import { chosenToken, sealedGitUrl, sealedOrNull } from './secret-update.ts';
+import { chosenToken, sealedEnv, sealedGitUrl, sealedOrNull } from './secret-update.ts';
 import { mayTakeToken, withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
@@ -59,6 +59,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
     type: 'UpdateApplication',
     data: {
       ...fields,
+      env: sealedEnv(ctx, fields.env, current.env),
       password: sealedOrNull(ctx, password, current.password),
       customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.

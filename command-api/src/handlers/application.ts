@@ -13,7 +13,7 @@ import { stopUsing, withClaim } from './reservations.ts';
 import { inProject, leaveProject } from './project-use.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { updateApplication } from './application-update.ts';
-import { refreshedToken, sealedGitUrl, sealedOrNull } from './secret-update.ts';
+import { refreshedToken, sealedEnv, sealedGitUrl, sealedOrNull } from './secret-update.ts';
 import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
@@ -66,7 +66,10 @@ export const application: GroupHandlers<typeof contract.application> = {
   }),
   update: (input, ctx) => updateApplication(input, ctx),
   delete: (input, ctx) => removeApplication(input.applicationId, ctx),
-  saveEnvironment: act((input) => ({ type: 'SaveEnvironment', data: input })),
+  saveEnvironment: act(async (input, ctx) => {
+    const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    return { type: 'SaveEnvironment', data: { ...input, env: sealedEnv(ctx, input.env, current.env) } };
+  }),
   saveBuildType: act((input) => ({
     type: 'SaveBuildType', data: { ...input, buildType: input.buildType as BuildType },
   })),

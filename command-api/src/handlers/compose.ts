@@ -17,7 +17,7 @@ import { hostPort, release, tryClaim, withClaim } from './reservations.ts';
 import { inProject, leaveProject, mayJoin, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { chosenToken, refreshedToken, sealedGitUrl } from './secret-update.ts';
+import { chosenToken, refreshedToken, sealedEnv, sealedGitUrl } from './secret-update.ts';
 import { mayTakeToken, releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
@@ -67,7 +67,7 @@ async function createCompose(ctx: Context, input: {
       const { after } = await ctx.execute(composeAggregate, composeId, {
         type: 'CreateCompose',
         data: {
-          composeId, name: input.name, appName, description: input.description ?? null, env: input.env ?? null, refreshToken: ctx.secrets.seal(token),
+          composeId, name: input.name, appName, description: input.description ?? null, env: sealedEnv(ctx, input.env ?? null, null), refreshToken: ctx.secrets.seal(token),
           composeFile: input.composeFile ?? '', sourceType: 'raw', composeType: (input.composeType as ComposeType | undefined) ?? 'container-compose',
           repository: null, owner: null, branch: null, autoDeploy: null, customGitUrl: null, customGitBranch: null,
           customGitSSHKey: null, command: '', composePath: 'docker-compose.yml', composeStatus: 'idle',
@@ -144,7 +144,9 @@ function mustNameAProject(input: { appName?: string; composeType?: string }, cur
 const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   // Read to change: its claims are decided from this record, so a change made meanwhile refuses this one.
   const current = await ctx.readToChange(composeAggregate, input.composeId, ID);
-  mayChangeWhatItRuns(ctx, input, current);
+  // Sealed first: the same text sent back reuses the stored copy, so it reads as unchanged.
+  const env = sealedEnv(ctx, input.env, current.env);
+  mayChangeWhatItRuns(ctx, { ...input, env }, current);
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   mustNameAProject(input, current);
   const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
@@ -158,6 +160,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
       customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
+      env,
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
       refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       composeId,

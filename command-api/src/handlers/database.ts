@@ -17,7 +17,7 @@ import { inProject, leaveProject, mayMoveTo, movingProject } from './project-use
 import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
-import { resealed } from './secret-update.ts';
+import { resealed, sealedEnv } from './secret-update.ts';
 import { wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
@@ -165,7 +165,10 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       else delete fields[field];
     }
     await mustKeepDeployedPasswords(ctx, id, current, fields);
-    if (typeof fields.env === 'string') mustLeaveContractAlone(engine, fields.env);
+    if (typeof fields.env === 'string') {
+      mustLeaveContractAlone(engine, fields.env);
+      fields.env = sealedEnv(ctx, fields.env, current.env);
+    }
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
     // Every claim is checked before the first is taken, so a refusal appends nothing.
@@ -191,10 +194,12 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     }),
     update,
     remove: (input: Input, ctx) => removeDatabase(engine, idOf(input), ctx),
-    saveEnvironment: save((input) => {
+    saveEnvironment: save(async (input, ctx) => {
       const env = (input.env as string | null | undefined) ?? null;
-      if (env !== null) mustLeaveContractAlone(engine, env);
-      return { env };
+      if (env === null) return { env };
+      mustLeaveContractAlone(engine, env);
+      const current = await ctx.mustLoad(aggregate, idOf(input), idField);
+      return { env: sealedEnv(ctx, env, current.env) };
     }),
     saveExternalPort: async (input: Input, ctx) => {
       // Read to change: its port's claim is decided from this record.

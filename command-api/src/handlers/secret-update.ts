@@ -18,6 +18,16 @@ export function resealed(ctx: Context, current: unknown, plain: string): Sealed 
 export const sealedOrNull = (ctx: Context, given: string | null | undefined, stored: unknown) =>
   given === undefined ? undefined : given ? resealed(ctx, stored, given) : null;
 
+/**
+ * A service's `env` as recorded: its text holds the service's secrets (passwords a template
+ * generated, tokens a user set), so it is sealed whole, reusing the stored sealed copy when the text
+ * is the same. Left out stays; null and "" are kept as given, since an empty text hides nothing and
+ * answers show it as it was sent.
+ */
+export const sealedEnv = <T extends string | null | undefined>(ctx: Context, given: T, stored: unknown): Sealed | Exclude<T, string> | '' =>
+  // Falsy here is undefined, null or "": as given (the cast only says so to the compiler).
+  given ? resealed(ctx, stored, given) : given as Exclude<T, string> | '';
+
 /** A git URL as recorded: sealed when it carries credentials (its userinfo), as given otherwise. */
 export const sealedGitUrl = (ctx: Context, given: string | null | undefined, stored: unknown) =>
   given && carriesCredentials(given) ? resealed(ctx, stored, given) : given;

@@ -23,7 +23,11 @@ export const secretsOfCompose = (compose: Compose, box: SecretBox): string[] => 
 export function composeServices(eventStore: EventStore, box: SecretBox, run: RunComposeDeployment, report: Report): ComposeServices {
   const { recover } = run;
   return async (composeId, cause) => {
-    const compose = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
+    const recorded = (await load(eventStore, composeAggregate, composeId)).state as Compose | null;
+    // Its env opened once, here, for everything the work does with it: ${VARIABLES}, the compose
+    // tool's environment, a stack's secrets, the log's masks. It is recorded sealed (it holds the
+    // service's secrets); one recorded before that is in clear, and reveal leaves it as it is.
+    const compose = recorded && { ...recorded, env: box.reveal(recorded.env) };
     const fileFetched = async ({ services, ports }: { services: string[]; ports: string[] }) => {
       const held = compose?.publishedPorts ?? [];
       const hostPorts = hostPortsOf(report, composeId, cause);

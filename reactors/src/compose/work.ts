@@ -5,7 +5,7 @@ import type { DeploymentKind, DeploymentResult } from '../deployer/work.ts';
 export interface ComposeWork {
   readonly deploymentId: string;
   readonly kind: DeploymentKind;
-  /** The compose service as the log says it is when the deployment starts (secrets still sealed). */
+  /** The compose service as the log says it is when the deployment starts: its env opened (services.ts), its other secrets still sealed. */
   readonly compose: Compose;
   readonly log: (line: string) => void;
   readonly signal: AbortSignal;
@@ -20,6 +20,7 @@ export interface ComposeWork {
 /** A deployment of the compose service that was running when Berth died (crash, kill). */
 export interface InterruptedComposeWork {
   readonly deploymentId: string;
+  /** As ComposeWork's. */
   readonly compose: Compose;
   readonly log: (line: string) => void;
 }

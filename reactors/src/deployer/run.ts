@@ -23,8 +23,9 @@ async function registryOf(deps: DeployerDeps, work: DeploymentWork) {
 export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
   const run = async (work: DeploymentWork): Promise<DeploymentResult> => {
     const app = work.application;
-    // What can fail without touching anything fails first.
-    const env = parseEnv(app.env);
+    // What can fail without touching anything fails first. The env is recorded sealed (it holds
+    // the service's secrets); one recorded before that is in clear, and reveal leaves it as it is.
+    const env = parseEnv(deps.secrets.reveal(app.env));
     const registry = await registryOf(deps, work);
     const auth: RegistryAuth | undefined = registry ? registryAuth(registry, deps.secrets) : undefined;
     let image = work.image;
