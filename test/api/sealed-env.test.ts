@@ -86,6 +86,17 @@ describe('a service env, recorded sealed', () => {
     assert.equal(await berth.head(), head);
   });
 
+  it('lets a user without canCreateServices send a compose git URL with credentials back unchanged', async () => {
+    const customGitUrl = `https://deploy:${secret('git')}@git.example.test/acme/stack.git`;
+    const { composeId } = await berth.ok('compose.create', { name: 'from git', projectId });
+    await berth.ok('compose.update', { composeId, sourceType: 'git', customGitUrl });
+    const user = await invitedUser(berth, { accesedProjects: [projectId], accesedServices: [composeId] });
+    const head = await berth.head();
+    const answer = await berth.call('compose.update', { composeId, customGitUrl, name: 'from git' }, { token: user.token });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(await berth.head(), head);
+  });
+
   it('seals the env a template generated (its database passwords) in ComposeCreated, and answers it whole', async () => {
     const compose = await berth.ok('compose.deployTemplate', { projectId, id: 'wordpress' });
     const generated = envMap(compose.env);

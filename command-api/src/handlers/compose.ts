@@ -146,7 +146,8 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   const current = await ctx.readToChange(composeAggregate, input.composeId, ID);
   // Sealed first: the same text sent back reuses the stored copy, so it reads as unchanged.
   const env = sealedEnv(ctx, input.env, current.env);
-  mayChangeWhatItRuns(ctx, { ...input, env }, current);
+  const customGitUrl = sealedGitUrl(ctx, input.customGitUrl, current.customGitUrl);
+  mayChangeWhatItRuns(ctx, { ...input, env, customGitUrl }, current);
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   mustNameAProject(input, current);
   const { composeId, createdAt: _createdAt, customGitSSHKey, refreshToken, ...fields } = input;
@@ -159,7 +160,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeType: fields.composeType as ComposeType | undefined,
       composeStatus: fields.composeStatus as Status | undefined,
       ...sshKeyChange(ctx, customGitSSHKey, current),
-      customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
+      customGitUrl,
       env,
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
       refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
