@@ -159,9 +159,14 @@ export interface ContainerEngine {
   removeService(name: string): Promise<boolean>;
   listTasks(serviceName: string): Promise<TaskInfo[]>;
 
+  /**
+   * Builds, pulls and pushes take as long as they need while the engine streams their progress; one
+   * that goes silent while the engine does not answer a ping either fails as unavailable. `signal`
+   * (a deployment's cancellation) ends it at once: the call throws the signal's reason.
+   */
   buildImage(request: BuildRequest): Promise<void>;
-  pullImage(reference: string, auth?: RegistryAuth, onLine?: (line: string) => void): Promise<void>;
-  pushImage(reference: string, auth: RegistryAuth, onLine?: (line: string) => void): Promise<void>;
+  pullImage(reference: string, auth?: RegistryAuth, onLine?: (line: string) => void, signal?: AbortSignal): Promise<void>;
+  pushImage(reference: string, auth: RegistryAuth, onLine?: (line: string) => void, signal?: AbortSignal): Promise<void>;
   tagImage(source: string, target: string): Promise<void>;
   imageExists(reference: string): Promise<boolean>;
   /** Every tag of the repository `name` (without a tag), as `name:tag`. */

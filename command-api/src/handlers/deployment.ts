@@ -7,7 +7,7 @@ import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
 import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
-import { badRequest, notFound } from '@berth/shared/errors';
+import { badRequest, conflict, notFound } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
 import { FollowedLog } from './deployment-logs.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
@@ -36,8 +36,11 @@ async function cancel({ deploymentId }: { deploymentId: string }, ctx: Context) 
   const { after } = await ctx.execute(deploymentAggregate, deploymentId, { type: 'CancelDeployment', data: { deploymentId, at: ctx.now } });
   if (after && !FINISHED.has(after.status)) {
     // A running one stops once its reactor has seen the request: wait (bounded) for its end.
-    await waitForEvent(ctx, 'deployment', deploymentId, ctx.position, (event) =>
+    const ended = await waitForEvent(ctx, 'deployment', deploymentId, ctx.position, (event) =>
       ENDING_EVENTS.has(event.type));
+    // Not over yet: answered as start, stop and reload are, not as a success with a record still running.
+    // The request is recorded: the deployment ends cancelled once its reactor gets to it.
+    if (!ended) throw conflict(`The cancellation of deployment ${deploymentId} is still in progress after ${ctx.infra.config.actionWaitMs} ms`);
     ctx.forget(deploymentAggregate, deploymentId);
   }
   return ctx.view(deploymentAggregate, (await ctx.load(deploymentAggregate, deploymentId)).state);

@@ -41,7 +41,7 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
         image = `${registryRepository(app, registry)}:${tag}`;
         await deps.engine.tagImage(local, image);
         work.log(`Pushing ${image} to ${registry.registryName}`);
-        await deps.engine.pushImage(image, auth, work.log);
+        await deps.engine.pushImage(image, auth, work.log, work.signal);
       }
     }
     work.signal.throwIfAborted();

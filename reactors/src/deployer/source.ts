@@ -10,6 +10,7 @@ import { buildImage } from './build.ts';
 import { DEFAULT_REGISTRY } from '@berth/shared/domain/registry/registry-url';
 import { hostOf, localRepository } from './images.ts';
 import { othersImageReason } from '@berth/shared/domain/ownership';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
 import { fetchGit, type GitSource } from './source-git.ts';
 import { forgeGitSource } from './source-forge.ts';
 
@@ -36,9 +37,11 @@ async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag:
   work.log(`Pulling ${reference}`);
   const auth = pullAuth(deps, work.application, reference);
   try {
-    await deps.engine.pullImage(reference, auth, work.log);
+    await deps.engine.pullImage(reference, auth, work.log, work.signal);
   } catch (error) {
     work.signal.throwIfAborted();
+    // An engine that cannot be reached has no local copy to offer either: asking it would wait once more.
+    if (isUnavailable(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     const failed = `the image ${reference} could not be pulled: ${reason}`;
     // The registry holds it and refused this login (or asks for one): the engine's copy is someone else's to run.

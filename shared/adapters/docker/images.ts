@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
-import { answered, engineError, followProgress, foundBy, fromEngine, inspectedOrNull, isNotFound } from './progress.ts';
+import { answered, engineError, followStream, foundBy, fromEngine, inspectedOrNull, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
@@ -12,41 +12,52 @@ export function splitReference(reference: string): { repo: string; tag: string }
   return colon > slash ? { repo: reference.slice(0, colon), tag: reference.slice(colon + 1) } : { repo: reference, tag: 'latest' };
 }
 
+/**
+ * Whether the engine still answers, bounded as a short call: asked of a progress stream gone silent.
+ * dockerode honours abortSignal on a ping; its typings take no options.
+ */
+const pinged = (docker: Docker) => (stop: AbortSignal): Promise<unknown> => {
+  const ping = docker.ping.bind(docker) as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+  return answered((bound) => ping({ abortSignal: AbortSignal.any([bound, stop]) }));
+};
+
 export async function buildImage(docker: Docker, request: BuildRequest): Promise<void> {
   // The context goes to the engine as a tar stream of the folder, as the engine's own CLI sends it.
   const tar = spawn('tar', ['-c', '-C', request.contextDir, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    const stream = await docker.buildImage(tar.stdout as never, {
+    await followStream((abortSignal) => docker.buildImage(tar.stdout as never, {
       t: request.tag, dockerfile: request.containerfile, rm: true, forcerm: true,
       ...(request.labels && { labels: { ...request.labels } }),
-      ...(request.signal && { abortSignal: request.signal }),
-    });
-    await followProgress(stream, request.onLine);
+      abortSignal,
+    }), { onLine: request.onLine, signal: request.signal, alive: pinged(docker) });
   } catch (error) {
-    throw engineError(error);
+    throw request.signal?.aborted ? error : engineError(error);
   } finally {
     tar.kill();
   }
 }
 
-export async function pullImage(docker: Docker, reference: string, auth?: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
+/** Pulls the image; `signal` (a deployment's cancellation) ends the pull at once, throwing its reason. */
+export async function pullImage(docker: Docker, reference: string, auth?: RegistryAuth, onLine?: (line: string) => void, signal?: AbortSignal): Promise<void> {
   try {
     // A digest names the image exactly; otherwise the tag defaults to latest, as the engine's CLI does.
     const { repo, tag } = splitReference(reference);
-    const stream = await docker.pull(reference.includes('@') ? reference : `${repo}:${tag}`, auth ? { authconfig: auth } : {});
-    await followProgress(stream, onLine);
+    const name = reference.includes('@') ? reference : `${repo}:${tag}`;
+    await followStream((abortSignal) => docker.pull(name, { ...(auth && { authconfig: auth }), abortSignal }),
+      { onLine, signal, alive: pinged(docker) });
   } catch (error) {
-    throw engineError(error);
+    throw signal?.aborted ? error : engineError(error);
   }
 }
 
-export async function pushImage(docker: Docker, reference: string, auth: RegistryAuth, onLine?: (line: string) => void): Promise<void> {
+/** Pushes the image; `signal` (a deployment's cancellation) ends the push at once, throwing its reason. */
+export async function pushImage(docker: Docker, reference: string, auth: RegistryAuth, onLine?: (line: string) => void, signal?: AbortSignal): Promise<void> {
   try {
     const { repo, tag } = splitReference(reference);
-    const stream = await docker.getImage(pathName('image', repo)).push({ tag, authconfig: auth }) as NodeJS.ReadableStream;
-    await followProgress(stream, onLine);
+    const image = docker.getImage(pathName('image', repo));
+    await followStream((abortSignal) => image.push({ tag, authconfig: auth, abortSignal }), { onLine, signal, alive: pinged(docker) });
   } catch (error) {
-    throw engineError(error);
+    throw signal?.aborted ? error : engineError(error);
   }
 }
 

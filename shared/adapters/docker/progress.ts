@@ -1,7 +1,8 @@
 // The engine answers builds, pulls and pushes as a stream of JSON lines; a failure arrives as an
 // `{ error }` line inside a successful response, never as a rejected request.
 import { EngineError } from '../../ports/container-engine.ts';
-import { isSocketOutage, UnavailableError } from '../../ports/unavailable.ts';
+import type { Readable } from 'node:stream';
+import { isSocketOutage, isUnavailable, UnavailableError } from '../../ports/unavailable.ts';
 
 interface ProgressLine {
   stream?: string;
@@ -13,8 +14,12 @@ interface ProgressLine {
   aux?: unknown;
 }
 
-/** Reads the stream to its end, passing readable lines to `onLine`; throws the first error line. */
-export async function followProgress(stream: NodeJS.ReadableStream, onLine: (line: string) => void = () => {}): Promise<void> {
+/**
+ * Reads the stream to its end, passing readable lines to `onLine`; throws the first error line.
+ * `heard` is told of every chunk, however little it says (a layer's byte counter too).
+ */
+export async function followProgress(stream: NodeJS.ReadableStream, onLine: (line: string) => void = () => {},
+  heard: () => void = () => {}): Promise<void> {
   let failure: string | null = null;
   let pending = '';
   const handle = (text: string) => {
@@ -37,6 +42,7 @@ export async function followProgress(stream: NodeJS.ReadableStream, onLine: (lin
     }
   };
   for await (const chunk of stream) {
+    heard();
     pending += chunk.toString();
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
@@ -63,8 +69,9 @@ export const isNotFound = (error: unknown) => (error as { statusCode?: number })
 /**
  * Bound on a call the engine answers at once (an inspect, a list, info, a node or swarm call, one
  * stats sample): an engine that takes the connection and never answers would hold the caller, an
- * API request too, forever. Builds, pulls, pushes, exec streams, stops and writes (services, networks, secrets, configs) take
- * as long as they need and are never bounded (so the client itself has no timeout).
+ * API request too, forever. Exec streams, stops and writes (services, networks, secrets, configs)
+ * take as long as they need and are never bounded (so the client itself has no timeout); builds,
+ * pulls and pushes take as long as they need too, but not a silence of the engine (followStream).
  */
 export const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -82,6 +89,87 @@ export async function answered<T>(call: (abortSignal: AbortSignal) => Promise<T>
     return await Promise.race([call(controller.signal), silence]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * How long a build, pull or push stream may say nothing before Berth asks the engine whether it is
+ * still there. No bound on the operation: a big pull takes as long as it needs while its bytes
+ * come, and a build step that prints nothing for minutes (a compile) goes on while the engine
+ * answers; only an engine that is silent on the stream and does not answer a ping either has gone.
+ */
+export const PROGRESS_IDLE_MS = ANSWER_TIMEOUT_MS;
+
+export interface StreamWatch {
+  /** One readable line of the engine's progress. */
+  readonly onLine?: ((line: string) => void) | undefined;
+  /** The caller's (a deployment's cancellation): its abort ends the request at once, and the call throws its reason. */
+  readonly signal?: AbortSignal | undefined;
+  /** Settles once the engine answered a short call (a ping), bounded; rejects when it did not. */
+  readonly alive: (abortSignal: AbortSignal) => Promise<unknown>;
+  /** PROGRESS_IDLE_MS, unless a test needs less. */
+  readonly idleMs?: number;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Opens one of the engine's progress streams (`open` gives its request the signal) and follows it
+ * to its end as followProgress does. After `idleMs` without a byte (from the request on: the
+ * answer's headers may never come either) the engine is pinged; one that does not answer that
+ * either has gone (stalled, or its host lost without closing anything): the request is dropped and
+ * the call fails as an outage (UnavailableError), where it would otherwise wait forever.
+ */
+export async function followStream(open: (abortSignal: AbortSignal) => Promise<NodeJS.ReadableStream>, watch: StreamWatch): Promise<void> {
+  const { signal, alive, idleMs = PROGRESS_IDLE_MS } = watch;
+  signal?.throwIfAborted();
+  const request = new AbortController();
+  const probe = new AbortController();
+  let stream: NodeJS.ReadableStream | null = null;
+  let outage: UnavailableError | null = null;
+  let lastHeard = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const drop = (reason: unknown) => {
+    clearTimeout(timer);
+    probe.abort();
+    request.abort(reason);
+    // The request's abort ends its answer too; destroying the answer as well wakes its reader at once, whatever the client does.
+    (stream as Partial<Pick<Readable, 'destroy'>> | null)?.destroy?.(reason instanceof Error ? reason : new Error(messageOf(reason)));
+  };
+  const cancelled = () => drop(signal?.reason);
+  const arm = (ms: number) => { timer = setTimeout(() => void check(), ms); };
+  const check = async () => {
+    const quiet = Date.now() - lastHeard;
+    // Bytes came since the timer was set: wait out the rest of the bound from the last of them.
+    if (quiet < idleMs) return arm(idleMs - quiet);
+    const asked = Date.now();
+    try {
+      await alive(probe.signal);
+    } catch (error) {
+      if (probe.signal.aborted || lastHeard >= asked) {
+        if (!probe.signal.aborted) arm(idleMs);
+        return; // ended meanwhile, or the stream spoke while the ping went unanswered: the engine is there
+      }
+      const why = isUnavailable(error) && error.cause instanceof Error ? error.cause.message : messageOf(error);
+      outage = new UnavailableError('The container engine', new Error(`it sent nothing for ${idleMs / 1000} s and did not answer a ping (${why})`));
+      drop(outage);
+      return;
+    }
+    if (!probe.signal.aborted) arm(idleMs);
+  };
+  signal?.addEventListener('abort', cancelled, { once: true });
+  arm(idleMs);
+  try {
+    stream = await open(request.signal);
+    await followProgress(stream, watch.onLine, () => { lastHeard = Date.now(); });
+  } catch (error) {
+    if (outage) throw outage;
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', cancelled);
+    clearTimeout(timer);
+    probe.abort(); // a ping still asking is not needed any more
   }
 }
 
