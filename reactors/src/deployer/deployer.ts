@@ -2,7 +2,9 @@
 // engine work, and reports every step through the deciders (deployment and application status).
 // On start it resolves what a crash left behind: a deployment still `running` failed with reason
 // "interrupted" (its service's status follows), the queued ones queued again in their order.
-import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
+// One whose service could not be put back (the engine out of reach) stays `running`, in its
+// service's turn, until the engine answers and the service is back (see restore-pending.ts).
+import type { DeploymentLogs, LogWriter } from '@berth/shared/adapters/deployment-logs';
 import type { SecretBox } from '@berth/shared/crypto/secrets';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import type { Application } from '@berth/shared/domain/application/record';
@@ -12,18 +14,20 @@ import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Engine } from '@berth/shared/contract/databases';
 import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
-  deploymentAggregate, FINISHED, INTERRUPTED, serviceFieldOf, serviceOf, type Deployment, type NewDeployment,
+  deploymentAggregate, FINISHED, INTERRUPTED, serviceFieldOf, serviceOf, type Deployment, type DeploymentCommand, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import { load } from '@berth/shared/runtime/execute';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { untilActionsBeforeAnswered } from './actions-first.ts';
 import { recordPublishedPorts } from './published-ports.ts';
 import { DeploymentQueue } from './queue.ts';
+import { isRestorePending, restoreWhenReachable } from './restore-pending.ts';
 import { secretsOf } from './secrets.ts';
 import { strandedDeployments } from './stranded.ts';
 import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
@@ -73,10 +77,23 @@ interface Job {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 
+/** How a deployment ends: the command that says so, and the step its service's status follows. */
+interface Ending {
+  readonly command: DeploymentCommand;
+  readonly step: Exclude<DeploymentStep, 'started'>;
+}
+
+/** The last line of a deployment left `running` by a stop while its service could not be put back. */
+const LEFT_RUNNING_LINE = 'Berth stopped before the service could be put back: the next start puts it back, then ends this deployment';
+
 export class Deployer {
   readonly queue: DeploymentQueue<Job>;
   private readonly running = new Map<string, AbortController>();
   private stopping = false;
+  /** Aborted by a shutdown: the waits for an unreachable engine stop, their deployments left `running`. */
+  private readonly shutdown = new AbortController();
+  /** The interrupted deployments whose services are put back once the engine answers (see recover). */
+  private readonly restoring = new Set<Promise<void>>();
 
   constructor(private readonly deps: DeployerDeps) {
     this.queue = new DeploymentQueue<Job>(deps.concurrency, (job) => this.runJob(job));
@@ -136,7 +153,7 @@ export class Deployer {
     await this.follow(started.after, 'started', cause);
     const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
-    let step: DeploymentStep;
+    let step: DeploymentStep = 'done';
     try {
       log.line(`${started.after.title} of ${service.appName} (${queued.kind}) started`);
       controller.signal.throwIfAborted(); // cancelled while it started: nothing to undo
@@ -155,30 +172,48 @@ export class Deployer {
       }, cause)).after;
       step = 'done';
     } catch (error) {
-      if (this.stopping) {
-        log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
-        ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
-          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED },
-        }, cause)).after;
-        step = 'error';
-      } else if (controller.signal.aborted) {
-        log.line(CANCELLED_LINE);
-        ended = (await report<Deployment>(deploymentAggregate, deploymentId, { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }, cause)).after;
-        step = 'cancelled';
-      } else {
-        // The reason is kept in the log and shown by deployment.one: masked as the log's lines are.
-        const reason = log.mask(reasonOf(error));
-        log.line(`Failed: ${reason}`);
-        ended = (await report<Deployment>(deploymentAggregate, deploymentId, {
-          type: 'FailDeployment', data: { deploymentId, at: this.now(), reason },
-        }, cause)).after;
-        step = 'error';
+      const ending = await this.endingOf(error, service, deploymentId, log, controller.signal);
+      if (ending) {
+        ended = (await report<Deployment>(deploymentAggregate, deploymentId, ending.command, cause)).after;
+        step = ending.step;
       }
     } finally {
       this.running.delete(deploymentId);
     }
     if (ended) await this.follow(ended, step, cause);
     await this.prune(queued, cause, service.appName);
+  }
+
+  /**
+   * How a deployment whose work threw ends, its last line logged. A service the work could not put
+   * back is put back first, the deployment `running` meanwhile; null when Berth stops before that
+   * (the deployment stays `running`, and the next start puts the service back as an interrupted one's).
+   */
+  private async endingOf(error: unknown, service: DeployedService, deploymentId: string, log: LogWriter, signal: AbortSignal): Promise<Ending | null> {
+    if (isRestorePending(error) && !(await this.restoreWhenReachable(service, deploymentId, log))) {
+      log.line(LEFT_RUNNING_LINE);
+      return null;
+    }
+    const at = this.now(); // once the service is back: the deployment ends then
+    if (this.stopping) {
+      log.line(`Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+      return { command: { type: 'FailDeployment', data: { deploymentId, at, reason: INTERRUPTED } }, step: 'error' };
+    }
+    if (signal.aborted) {
+      log.line(CANCELLED_LINE);
+      return { command: { type: 'ConfirmCancellation', data: { deploymentId, at } }, step: 'cancelled' };
+    }
+    // The reason is kept in the log and shown by deployment.one: masked as the log's lines are.
+    const reason = log.mask(reasonOf(error));
+    log.line(`Failed: ${reason}`);
+    return { command: { type: 'FailDeployment', data: { deploymentId, at, reason } }, step: 'error' };
+  }
+
+  /** What the deployment left on the engine put back, once the engine answers; false when Berth stops first. */
+  private restoreWhenReachable(service: DeployedService | null, deploymentId: string, log: LogWriter): Promise<boolean> {
+    const recover = service?.recover;
+    if (!recover) return Promise.resolve(true); // work that leaves nothing behind (a test's)
+    return restoreWhenReachable(() => recover(deploymentId, (line) => log.line(line)), (line) => log.line(line), this.shutdown.signal);
   }
 
   /**
@@ -209,14 +244,17 @@ export class Deployer {
   /** A shutdown: nothing new starts, the running work is stopped and failed as interrupted. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.shutdown.abort(new Error(INTERRUPTED));
     for (const controller of this.running.values()) controller.abort(new Error(INTERRUPTED));
     await this.queue.pause();
+    await Promise.allSettled([...this.restoring]);
   }
 
   /**
    * What a crash left: running ones failed as interrupted (their services put back on the engine as
    * a stop puts them back), services left `running` by an ended one moved on as its end says. The
-   * queued ones are queued again when the deployer's reactor starts (`requeue`).
+   * queued ones are queued again when the deployer's reactor starts (`requeue`). A service the
+   * engine is out of reach to put back is put back later, in its turn (`restoreLater`).
    */
   async recover(): Promise<void> {
     const { readStore, eventStore } = this.deps;
@@ -228,20 +266,43 @@ export class Deployer {
       const service = deployment?.status === 'running' ? await this.serviceOf(deployment, null) : null;
       const log = this.deps.logs.writer(deploymentId, service?.secrets ?? []);
       // The engine first: a crash during this leaves the deployment `running`, to be put back at the next start.
-      await service?.recover?.(deploymentId, (line) => log.line(line))
-        .catch((error: unknown) => log.line(`Could not restore the service: ${reasonOf(error)}`));
-      // A cancellation asked before the crash is what the caller wanted, and the engine is put back as a cancel puts it.
-      const cancelled = deployment?.cancelRequested === true;
-      const ended = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, cancelled
-        ? { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }
-        : { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED } }, null);
-      if (ended.position > 0 && ended.after) {
-        log.line(cancelled ? CANCELLED_LINE : `Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
-        await this.follow(ended.after, cancelled ? 'cancelled' : 'error', null);
-      }
+      const restored = await (service?.recover?.(deploymentId, (line) => log.line(line)) ?? Promise.resolve()).then(() => true, (error: unknown) => {
+        if (isUnavailable(error)) return false;
+        log.line(`Could not restore the service: ${reasonOf(error)}`);
+        return true;
+      });
+      if (restored || !deployment) await this.endInterrupted(deploymentId, log);
+      else this.restoreLater(deployment, service, log);
     }
     for (const deployment of await strandedDeployments(eventStore, readStore)) {
       await this.follow(deployment, deployment.status as Exclude<DeploymentStep, 'started'>, null);
+    }
+  }
+
+  /**
+   * Puts the interrupted deployment's service back once the engine answers, then ends it. In the
+   * service's turn, taken now (before the reactors take up the actions and deployments that wait):
+   * a later deployment, a stop or a removal of the service runs after it, and is not undone by it.
+   */
+  private restoreLater(deployment: Deployment, service: DeployedService | null, log: LogWriter): void {
+    const { deploymentId } = deployment;
+    const restoring = this.queue.alone(serviceOf(deployment), async () => {
+      if (await this.restoreWhenReachable(service, deploymentId, log)) await this.endInterrupted(deploymentId, log);
+    }).catch((error: unknown) => console.warn(`the interrupted deployment ${deploymentId} could not be ended: ${reasonOf(error)}`))
+      .finally(() => this.restoring.delete(restoring));
+    this.restoring.add(restoring);
+  }
+
+  /** Ends an interrupted deployment, its service put back: cancelled if that was asked before (a cancel, a stop), else failed. */
+  private async endInterrupted(deploymentId: string, log: LogWriter): Promise<void> {
+    // Read now: a stop or a cancel asked while the service waited to be put back is what the caller wanted.
+    const cancelled = (await this.deployment(deploymentId))?.cancelRequested === true;
+    const ended = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, cancelled
+      ? { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }
+      : { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED } }, null);
+    if (ended.position > 0 && ended.after) {
+      log.line(cancelled ? CANCELLED_LINE : `Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
+      await this.follow(ended.after, cancelled ? 'cancelled' : 'error', null);
     }
   }
 

@@ -1,8 +1,11 @@
 // Writes a service spec and watches its tasks; when they do not run (or the deployment is
 // cancelled), the service goes back to the spec it had, or away if it had none. The spec written
 // carries the deployment's id, so that after a crash the restart finds what the interrupted
-// deployment left on the engine and puts it back the same way.
+// deployment left on the engine and puts it back the same way. When the engine cannot be reached
+// to put the service back, the work throws RestorePending: the deployer puts it back once it answers.
 import { EngineError, type RegistryAuth, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
+import { RestorePending } from './restore-pending.ts';
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks, isJob } from './service-spec.ts';
 import { waitForRollout } from '@berth/shared/runtime/task-watch';
@@ -78,27 +81,44 @@ export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: Regis
   const before = await deps.engine.inspectService(spec.Name);
   job.signal.throwIfAborted();
   job.log(`${before ? 'Updating' : 'Creating'} the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}`);
-  const info = await deps.engine.upsertService({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth);
+  const info = await deps.engine.upsertService({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth)
+    .catch((error: unknown) => {
+      // The engine may have taken the spec and its answer been lost: whether it did, it tells once it answers.
+      throw isUnavailable(error) ? new RestorePending(error, error) : error;
+    });
   try {
     await waitForService(deps, info, job);
   } catch (error) {
-    await restore(deps, before, spec.Name, job.log).catch((failure: unknown) => job.log(`Could not restore the service: ${String(failure)}`));
+    await restore(deps, before, spec.Name, job.log).catch((failure: unknown) => {
+      if (isUnavailable(failure)) throw new RestorePending(error, failure);
+      job.log(`Could not restore the service: ${String(failure)}`);
+    });
     throw error;
   }
   job.log(`The service ${spec.Name} runs ${expectedTasks(info.spec)} task(s) of this deployment`);
 }
 
 /**
- * After a crash: each of the services `names` that still has the spec the interrupted deployment
- * wrote goes back as restore() puts it back when a rollout fails. Whether the deployment created it
- * or updated it, the engine tells: an updated service keeps the spec before the update. One without
- * the deployment's label was not reached yet, or was put back already (a second crash meanwhile).
+ * After a crash, or a failed rollout the engine was out of reach to put back: each of the services
+ * `names` that still has the spec the deployment wrote goes back as restore() puts it back when a
+ * rollout fails. Whether the deployment created it or updated it, the engine tells: an updated
+ * service keeps the spec before the update. One without the deployment's label was not reached yet,
+ * was put back already, or was deployed since (a later deployment's spec wins). Throws when the
+ * engine could not be reached for one, after trying the others: the caller tries again, and what
+ * was put back meanwhile is skipped by its label then.
  */
 export async function restoreInterrupted(deps: Pick<DeployerDeps, 'engine'>, deploymentId: string, names: readonly string[], log: (line: string) => void): Promise<void> {
+  let unreachable: unknown = null;
   for (const name of names) {
-    const info = await deps.engine.inspectService(name);
-    if (info?.spec.Labels?.[DEPLOYMENT_LABEL] !== deploymentId) continue;
-    const before = info.previousSpec ? { ...info, spec: info.previousSpec } : null;
-    await restore(deps, before, name, log).catch((failure: unknown) => log(`Could not restore the service ${name}: ${String(failure)}`));
+    try {
+      const info = await deps.engine.inspectService(name);
+      if (info?.spec.Labels?.[DEPLOYMENT_LABEL] !== deploymentId) continue;
+      const before = info.previousSpec ? { ...info, spec: info.previousSpec } : null;
+      await restore(deps, before, name, log);
+    } catch (failure) {
+      if (isUnavailable(failure)) unreachable ??= failure;
+      else log(`Could not restore the service ${name}: ${String(failure)}`);
+    }
   }
+  if (unreachable !== null) throw unreachable;
 }
