@@ -72,6 +72,29 @@ describe('a rollout the engine drops out of', () => {
   });
   // A test that failed during its outage leaves the proxy cut: the next one starts with the engine there.
   beforeEach(() => proxy.restore());
+
+  /**
+   * A Berth whose engine is behind the proxy, an application deployed once, then a next version
+   * that publishes a port another process holds (its task never starts, the rollout watches), and
+   * the engine cut once that version's spec is written.
+   */
+  async function failingRolloutCut(name: string) {
+    const held = await holdPort();
+    cleanups.push(async () => held.server.close());
+    const berth: TestBerth = await startBerthWithReactors({
+      env: { BERTH_ENGINE_SOCKET: `http://${proxy.address}` }, config: { taskStartTimeoutMs: 120_000, taskSteadyMs: 1000 },
+    });
+    cleanups.push(() => berth.stop());
+    const { applicationId, appName, portId, firstId } = await deployedApplication(berth, name, await freePort());
+    apps.push(appName);
+    const first = await ended(berth, firstId);
+    assert.equal(first.status, 'done', first.reason);
+    await berth.ok('port.update', { portId, publishedPort: held.port, targetPort: 8080 });
+    const { deploymentId } = await berth.ok('application.deploy', { applicationId });
+    await specWritten(appName, deploymentId);
+    proxy.cut();
+    return { berth, applicationId, appName, portId, firstId, deploymentId: deploymentId as string };
+  }
   after(async () => {
     proxy.restore();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -79,23 +102,7 @@ describe('a rollout the engine drops out of', () => {
   });
 
   it('puts the service back once the engine answers, then fails the deployment; one asked meanwhile runs after it', async () => {
-    const held = await holdPort();
-    cleanups.push(async () => held.server.close());
-    const berth: TestBerth = await startBerthWithReactors({
-      env: { BERTH_ENGINE_SOCKET: `http://${proxy.address}` }, config: { taskStartTimeoutMs: 120_000, taskSteadyMs: 1000 },
-    });
-    cleanups.push(() => berth.stop());
-    const port = await freePort();
-    const { applicationId, appName, portId, firstId } = await deployedApplication(berth, 'rao-live', port);
-    apps.push(appName);
-    const first = await ended(berth, firstId);
-    assert.equal(first.status, 'done', first.reason);
-
-    // The next version publishes a port another process holds: its task never starts, the rollout watches.
-    await berth.ok('port.update', { portId, publishedPort: held.port, targetPort: 8080 });
-    const { deploymentId } = await berth.ok('application.deploy', { applicationId });
-    await specWritten(appName, deploymentId);
-    proxy.cut();
+    const { berth, applicationId, appName, portId, deploymentId } = await failingRolloutCut('rao-live');
     // Asked while the engine is away: it must run after the failed one is put back, not under it.
     const laterPort = await freePort();
     await berth.ok('port.update', { portId, publishedPort: laterPort, targetPort: 8080 });
@@ -120,20 +127,7 @@ describe('a rollout the engine drops out of', () => {
   });
 
   it('does not undo a stop asked while the service waited to be put back: the stop runs after it', async () => {
-    const held = await holdPort();
-    cleanups.push(async () => held.server.close());
-    const berth: TestBerth = await startBerthWithReactors({
-      env: { BERTH_ENGINE_SOCKET: `http://${proxy.address}` }, config: { taskStartTimeoutMs: 120_000, taskSteadyMs: 1000 },
-    });
-    cleanups.push(() => berth.stop());
-    const port = await freePort();
-    const { applicationId, appName, portId, firstId } = await deployedApplication(berth, 'rao-stop', port);
-    apps.push(appName);
-    assert.equal((await ended(berth, firstId)).status, 'done');
-    await berth.ok('port.update', { portId, publishedPort: held.port, targetPort: 8080 });
-    const { deploymentId } = await berth.ok('application.deploy', { applicationId });
-    await specWritten(appName, deploymentId);
-    proxy.cut();
+    const { berth, applicationId, appName, firstId, deploymentId } = await failingRolloutCut('rao-stop');
     // Its answer waits for the engine: the stop is asked, and done once the service is back.
     const stopping = berth.call('application.stop', { applicationId });
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
