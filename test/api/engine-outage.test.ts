@@ -63,4 +63,14 @@ describe('a start, stop or reload while the container engine cannot be reached',
       assert.equal((await berth.ok(read, input)).applicationStatus, status, `${operation} changed the status`);
     }
   });
+
+  it('answers a database deploy that met it with 503 UNAVAILABLE and a retry-after', async () => {
+    const { projectId } = await berth.ok('project.create', { name: 'engine away for a deploy' });
+    const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'db', appName: 'deployed-db', projectId, ...databaseCredentials('dbgamma') });
+    const answer = await berth.call('dbgamma.deploy', { dbgammaId });
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'UNAVAILABLE');
+    assert.match(answer.body.message, /The deploy of deployed-db.* failed: .*container engine cannot be reached.*; try again shortly$/);
+    assert.equal(answer.headers['retry-after'], '1');
+  });
 });

@@ -6,7 +6,7 @@
 import type { Engine } from '@berth/shared/contract/databases';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
-import { conflict, DomainError, notFound } from '@berth/shared/errors';
+import { conflict, DomainError, notFound, unavailable } from '@berth/shared/errors';
 import { fold, type AnyAggregate } from '@berth/shared/domain/aggregate';
 import { statusAfterDeployment, type Action, type DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Context } from '../context.ts';
@@ -69,7 +69,10 @@ export function databaseRuntime(engine: Engine) {
       // Pruned, or the database gone: removed while it deployed.
       const database = deployment && await settledAfter(ctx, id, ended, deployment);
       if (!deployment || !database) throw notFound(idField, aggregate.label);
-      if (deployment.status !== 'done') throw new DeploymentFailed(`${database.appName}: ${deployment.reason ?? 'the deployment did not finish'}`);
+      const reason = deployment.reason ?? 'the deployment did not finish';
+      // The engine could not be reached: nothing changed, and the same deploy may succeed once it is back.
+      if ((ended.data as { unavailable?: true }).unavailable) throw unavailable(`The deploy of ${database.appName} failed: ${reason}`);
+      if (deployment.status !== 'done') throw new DeploymentFailed(`${database.appName}: ${reason}`);
       return ctx.view(aggregate, database);
     },
     start: asked('start'),

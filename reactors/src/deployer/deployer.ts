@@ -206,7 +206,7 @@ export class Deployer {
     // The reason is kept in the log and shown by deployment.one: masked as the log's lines are.
     const reason = log.mask(reasonOf(error));
     log.line(`Failed: ${reason}`);
-    return { command: { type: 'FailDeployment', data: { deploymentId, at, reason } }, step: 'error' };
+    return { command: { type: 'FailDeployment', data: { deploymentId, at, reason, ...(isUnavailable(error) && { unavailable: true }) } }, step: 'error' };
   }
 
   /** What the deployment left on the engine put back, once the engine answers; false when Berth stops first. */

@@ -16,7 +16,8 @@ export type DeploymentCommand =
   | { type: 'QueueDeployment'; data: NewDeployment }
   | { type: 'StartDeployment'; data: At & { statusBefore: Status } }
   | { type: 'FinishDeployment'; data: At & { image: string; revision: string | null } }
-  | { type: 'FailDeployment'; data: At & { reason: string } }
+  /** `unavailable`: what it needed (the engine) could not be reached, so the same deploy may succeed once it is back. */
+  | { type: 'FailDeployment'; data: At & { reason: string; unavailable?: true } }
   | { type: 'CancelDeployment'; data: At }
   /** cleanQueues: cancels the deployment only while it waits; one that started meanwhile runs on. */
   | { type: 'CancelQueuedDeployment'; data: At }
@@ -29,7 +30,7 @@ export type DeploymentEvent =
   | { type: 'DeploymentQueued'; data: NewDeployment }
   | { type: 'DeploymentStarted'; data: At & { statusBefore: Status } }
   | { type: 'DeploymentFinished'; data: At & { image: string; revision: string | null } }
-  | { type: 'DeploymentFailed'; data: At & { reason: string } }
+  | { type: 'DeploymentFailed'; data: At & { reason: string; unavailable?: true } }
   | { type: 'DeploymentCancellationRequested'; data: At }
   | { type: 'DeploymentCancelled'; data: At & { reason: string } }
   | { type: 'DeploymentPruned'; data: Id };
