@@ -1,4 +1,4 @@
-// Settings of a database that the engine reads only when it makes the data: its passwords may
+// Settings of a database that the engine reads only when it makes the data: its name, user and passwords may
 // change until the first deploy, and its env may not replace the variables Berth sets from them.
 // No reactors run here: a deploy is queued, which is enough.
 import assert from 'node:assert/strict';
@@ -31,5 +31,16 @@ describe('database settings the engine reads once', () => {
     await berth.refused('dbgamma.update', { dbgammaId, databasePassword: 'Third-Pass-3' }, 409, 'databasePassword');
     assert.equal((await berth.ok('dbgamma.one', { dbgammaId })).databasePassword, 'Second-Pass-2');
     assert.equal((await berth.ok('dbgamma.update', { dbgammaId, databasePassword: 'Second-Pass-2', name: 'kept' })).name, 'kept', 'the same password sent back is no change');
+  });
+
+  it('changes the database name and user until the database is deployed, then refuses naming the field', async () => {
+    const { dbgammaId } = await database();
+    assert.equal((await berth.ok('dbgamma.update', { dbgammaId, databaseUser: 'renamed' })).databaseUser, 'renamed');
+    await berth.call('dbgamma.deploy', { dbgammaId });
+    await berth.refused('dbgamma.update', { dbgammaId, databaseUser: 'again' }, 409, 'databaseUser');
+    await berth.refused('dbgamma.update', { dbgammaId, databaseName: 'other' }, 409, 'databaseName');
+    const kept = await berth.ok('dbgamma.one', { dbgammaId });
+    assert.equal(kept.databaseUser, 'renamed');
+    assert.equal((await berth.ok('dbgamma.update', { dbgammaId, databaseUser: 'renamed', databaseName: kept.databaseName, name: 'same' })).name, 'same', 'the same values sent back are no change');
   });
 });

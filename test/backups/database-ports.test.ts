@@ -125,6 +125,25 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
       'the port of the failed move is free again');
   });
 
+  it('moves a database in error that still runs (a failed move put it back) at once, as a running one: the engine publishes the port its record says', async () => {
+    const db = await create('ports-error', DATABASE_IMAGE.dbepsilon);
+    const [published, taken, next] = [await freePort(), await freePort(), await freePort()];
+    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: published });
+    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
+    const holder: Server = await new Promise((resolve) => { const server = createServer().listen(taken, '0.0.0.0', () => resolve(server)); });
+    try {
+      assert.equal((await berth.call('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: taken })).status, 409);
+    } finally {
+      holder.close();
+    }
+    assert.equal((await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'error');
+    const moved = await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: next });
+    assert.deepEqual([moved.externalPort, moved.applicationStatus], [next, 'done']);
+    const engine = JSON.parse(await docker('service', 'inspect', db.appName, '--format', '{{json .Endpoint.Ports}}')) as Array<{ PublishedPort: number }>;
+    assert.deepEqual(engine.map((port) => port.PublishedPort), [next], 'the engine publishes the port the record says');
+    assert.equal(await ping(next), 'PONG');
+  });
+
   it('removes the data volume with the database when the operator turned that on', async () => {
     const db = await create('ports-gone', DATABASE_IMAGE.dbepsilon);
     await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });

@@ -18,7 +18,7 @@ import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed, sealedEnv } from './secret-update.ts';
-import { wasDeployed } from './deployed.ts';
+import { hasRun, wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
 import { envMap } from '@berth/shared/domain/compose/values';
@@ -69,13 +69,16 @@ async function republishing<T>(
   }
 }
 
+/** What the engine reads once, when it initialises the data volume: the database, its user and their passwords. */
+const INITIALISED = ['databaseName', 'databaseUser', ...PASSWORDS] as const;
+
 /**
- * The engine reads a database's passwords once, when it initialises the data volume: a password
- * changed after the first deploy would be recorded, answered and used by backups, but refused by
- * the database. Refused instead, naming the field.
+ * A credential changed after the first deploy would be recorded, answered and used by backups, but
+ * the database keeps the one its data was initialised with (a user or database of that name does not
+ * exist, a password is refused). Refused instead, naming the field.
  */
-async function mustKeepDeployedPasswords(ctx: Context, id: string, current: Credentials, fields: Record<string, unknown>): Promise<void> {
-  const changed = PASSWORDS.find((field) => fields[field] !== undefined && fields[field] !== current[field]);
+async function mustKeepInitialisedCredentials(ctx: Context, id: string, current: Credentials, fields: Record<string, unknown>): Promise<void> {
+  const changed = INITIALISED.find((field) => fields[field] !== undefined && fields[field] !== current[field]);
   if (changed && await wasDeployed(ctx, id)) {
     throw conflict(`${changed} cannot change once the database was deployed: its data was initialised with the current one, which the database keeps`, changed);
   }
@@ -93,10 +96,13 @@ function mustLeaveContractAlone(engine: Engine, env: string): void {
 /**
  * Whether a change of the external port must be deployed at once: a running database is redeployed
  * to publish on the new port (or stop publishing), and the answer waits for it, whether the port came
- * with update or saveExternalPort; one that does not run takes the port at its next deploy.
+ * with update or saveExternalPort; one that does not run takes the port at its next deploy. One in
+ * `error` after it ran runs still (a failed redeploy put its previous version back, on the old port).
  */
-const republished = (current: Pick<Database, 'applicationStatus' | 'externalPort'>, externalPort: number | null | undefined) =>
-  externalPort !== undefined && current.applicationStatus === 'done' && current.externalPort !== externalPort;
+async function republished(ctx: Context, id: string, current: Pick<Database, 'applicationStatus' | 'externalPort'>, externalPort: number | null | undefined) {
+  if (externalPort === undefined || current.externalPort === externalPort) return false;
+  return current.applicationStatus === 'done' || (current.applicationStatus === 'error' && await hasRun(ctx, id));
+}
 
 /**
  * Removes a database as its `remove` does: its backups first (retired with them in the log, so a
@@ -164,7 +170,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       if (typeof given === 'string' && given !== '') fields[field] = resealed(ctx, current[field], given);
       else delete fields[field];
     }
-    await mustKeepDeployedPasswords(ctx, id, current, fields);
+    await mustKeepInitialisedCredentials(ctx, id, current, fields);
     if (typeof fields.env === 'string') {
       mustLeaveContractAlone(engine, fields.env);
       fields.env = sealedEnv(ctx, fields.env, current.env);
@@ -177,7 +183,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     if (patch.externalPort != null && patch.externalPort !== current.externalPort) await mustBeFree(ctx, 'hostPort', hostPort(patch.externalPort), id, 'externalPort');
     const change = () => withAppName(ctx, current.appName, renamed, id, () =>
       movingProject(ctx, current.projectId, patch.projectId, id, () => save(() => patch)(input, ctx)));
-    if (republished(current, patch.externalPort)) {
+    if (await republished(ctx, id, current, patch.externalPort)) {
       return republishing(ctx, id, current.externalPort, patch.externalPort ?? null, change,
         () => runtime.deploy({ [idField]: id }, ctx), () => save(() => ({ externalPort: current.externalPort }))(input, ctx));
     }
@@ -206,7 +212,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       const current = await ctx.readToChange(aggregate, idOf(input), idField);
       const externalPort = input.externalPort as number | null;
       const saveAt = (port: number | null) => () => save(() => ({ externalPort: port }))(input, ctx);
-      if (republished(current, externalPort)) {
+      if (await republished(ctx, idOf(input), current, externalPort)) {
         return republishing(ctx, idOf(input), current.externalPort, externalPort, saveAt(externalPort),
           () => runtime.deploy({ [idField]: idOf(input) }, ctx), saveAt(current.externalPort));
       }

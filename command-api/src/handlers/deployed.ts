@@ -3,9 +3,17 @@
 import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
 import type { Context } from '../context.ts';
 
-/** Whether a deployment of the service (one not cancelled before it ran) may have left things on the engine. */
-export async function wasDeployed(ctx: Context, serviceId: string): Promise<boolean> {
+/** The deployments the read models keep of the service, whatever its kind. */
+async function deploymentsOf(ctx: Context, serviceId: string) {
   const deployments = await Promise.all(['applicationId', 'composeId', 'databaseId']
     .map((field) => ctx.infra.readStore.find(deploymentAggregate.name, field, serviceId)));
-  return deployments.flat().some((deployment) => deployment.status !== 'cancelled');
+  return deployments.flat();
 }
+
+/** Whether a deployment of the service (one not cancelled before it ran) may have left things on the engine. */
+export const wasDeployed = async (ctx: Context, serviceId: string): Promise<boolean> =>
+  (await deploymentsOf(ctx, serviceId)).some((deployment) => deployment.status !== 'cancelled');
+
+/** Whether a deployment of the service ended `done`: the engine may still run what it deployed (a later one that failed put it back). */
+export const hasRun = async (ctx: Context, serviceId: string): Promise<boolean> =>
+  (await deploymentsOf(ctx, serviceId)).some((deployment) => deployment.status === 'done');

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { ENGINES } from '../../contract/databases.ts';
 import { ENGINE_PROFILES, profileOf } from './profile.ts';
 import { parseProfileOverrides } from './profile-override.ts';
+import { databaseServiceSpec } from './service-spec.ts';
 
 const credentials = { databaseName: 'shop', databaseUser: 'shopper', databasePassword: 'pw-secret-1', databaseRootPassword: 'root-secret-2' };
 
@@ -15,6 +16,15 @@ describe('engine profiles', () => {
     assert.deepEqual(Object.keys(ENGINE_PROFILES.dbbeta.environment(credentials)), ['MYSQL_DATABASE', 'MYSQL_USER', 'MYSQL_PASSWORD', 'MYSQL_ROOT_PASSWORD']);
     assert.deepEqual(ENGINE_PROFILES.dbdelta.environment(credentials), { MONGO_INITDB_ROOT_USERNAME: 'shopper', MONGO_INITDB_ROOT_PASSWORD: 'pw-secret-1' });
     assert.deepEqual(ENGINE_PROFILES.dbepsilon.environment(credentials), { REDIS_PASSWORD: 'pw-secret-1' });
+  });
+
+  it('keep the key-value server\'s password when a user\'s command replaces its arguments; the others\' commands run as given', () => {
+    const fields = { appName: 'cache', env: null, externalPort: null, memoryLimit: null, memoryReservation: null, cpuLimit: null, cpuReservation: null };
+    const argsOf = (engine: 'dbepsilon' | 'dbgamma', command: string | null) =>
+      databaseServiceSpec(engine, { ...fields, command }, credentials, profileOf(engine, null)).TaskTemplate.ContainerSpec.Args;
+    assert.deepEqual(argsOf('dbepsilon', 'redis-server --maxmemory 50mb'), ['redis-server', '--maxmemory', '50mb', '--requirepass', 'pw-secret-1']);
+    assert.deepEqual(argsOf('dbgamma', 'postgres -c max_connections=37'), ['postgres', '-c', 'max_connections=37']);
+    assert.deepEqual(argsOf('dbepsilon', null), [...ENGINE_PROFILES.dbepsilon.args!]);
   });
 
   it('give each kind its port, data path and dump extension', () => {

@@ -23,6 +23,12 @@ export interface EngineProfile {
   environment(credentials: OpenCredentials): Record<string, string>;
   /** The server's arguments, when the image's default is not enough (the key-value password). */
   readonly args: readonly string[] | null;
+  /**
+   * What the contract adds to a user's `command`, which replaces `args`: the key-value server takes
+   * its password as an argument, which a command of the user's would otherwise drop (it would run
+   * with none, open on its external port).
+   */
+  commandArgs?(credentials: OpenCredentials): readonly string[];
   /** Exits 0 once the engine accepts connections on its port. */
   readonly ready: readonly string[];
   /** Writes a dump of `database` to standard output. */
@@ -94,6 +100,7 @@ export const ENGINE_PROFILES: Record<Engine, Omit<EngineProfile, 'image'>> = {
     // The official image takes no password variable: the server is started with it. Debug
     // commands from inside the task only, for the restore's reload.
     args: shell('exec redis-server --dir /data --appendonly yes --requirepass "$REDIS_PASSWORD" --enable-debug-command local'),
+    commandArgs: (c) => ['--requirepass', c.databasePassword ?? ''],
     ready: shell('REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli -h 127.0.0.1 ping | grep -q PONG'),
     // A snapshot of the whole keyspace (one database per server): the `database` is not used.
     dump: () => shell('f=$(mktemp) && REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli --rdb "$f" >/dev/null && cat "$f"; s=$?; rm -f "$f"; exit $s'),

@@ -36,7 +36,7 @@ export function databaseServiceSpec(engine: Engine, database: Fields, credential
       ContainerSpec: {
         Image: profile.image,
         Labels: labels,
-        ...(database.command ? { Args: words(database.command) } : profile.args && { Args: [...profile.args] }),
+        ...(database.command ? { Args: [...words(database.command), ...profile.commandArgs?.(credentials) ?? []] } : profile.args && { Args: [...profile.args] }),
         Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
         Mounts: [{ Type: 'volume', Source: dataVolumeOf(database.appName), Target: profile.dataPath }],
         // Engines flush on TERM; give them time to do it.
