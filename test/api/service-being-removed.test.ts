@@ -39,6 +39,9 @@ describe('a service being removed', () => {
     await beginRemoval(applicationAggregate as unknown as AnyAggregate, applicationId);
     await refusedAppendingNothing('application.update', { applicationId, appName: 'renamed-app', projectId: otherProjectId }, 'applicationId');
     await refusedAppendingNothing('application.markRunning', { applicationId }, 'applicationId');
+    await refusedAppendingNothing('port.create', { applicationId, publishedPort: 45777, targetPort: 80 }, 'applicationId');
+    await refusedAppendingNothing('redirects.create', { applicationId, regex: '^/a', replacement: '/b', permanent: false }, 'applicationId');
+    await refusedAppendingNothing('security.create', { applicationId, username: 'late', password: 'a late password' }, 'applicationId');
     await berth.ok('application.delete', { applicationId });
     assert.equal((await berth.call('application.one', { applicationId })).status, 404);
   });

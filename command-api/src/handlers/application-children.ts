@@ -4,6 +4,7 @@ import type { contract } from '@berth/shared/contract/index';
 import { DomainError, conflict } from '@berth/shared/errors';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { mustNotBeRemoving } from '@berth/shared/domain/removal';
 import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
 import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
 import { mustBeBasicAuthName, securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
@@ -20,7 +21,8 @@ export const APPLICATION_USE = { label: 'Application', field: 'applicationId', u
 async function inApplication<T>(
   ctx: Context, applicationId: string, childId: string, create: () => Promise<T>, remove: (id: string, ctx: Context) => Promise<unknown>,
 ): Promise<T> {
-  await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId');
+  // One whose removal began (and stopped part-way, Berth killed) takes nothing new: removing it again finishes it.
+  mustNotBeRemoving(await ctx.mustLoad(applicationAggregate, applicationId, 'applicationId'), 'applicationId', 'Application');
   return createUser(ctx, 'application', applicationId, childId, APPLICATION_USE, create, () => remove(childId, ctx));
 }
 
