@@ -1,7 +1,9 @@
 // What `berth <group> --help` and `berth <group> <operation> --help` print: read from the
-// contract's input schemas, so the help cannot drift from what the flags accept.
+// contract's input schemas, so the help cannot drift from what the flags accept, and from its
+// table of summaries, so it says what each operation does as the API reference does.
 import type { TSchema } from '@sinclair/typebox';
 import type { Operation } from '../contract/operation.ts';
+import { leadOf, summaryOf } from '../contract/summaries.ts';
 import { choicesOf, kebab, switchOf, typesOf, variantsOf } from './flags.ts';
 
 /** A number's bounds; a maximum at the largest safe integer is no real bound, so it is left out. */
@@ -42,10 +44,36 @@ export function typeText(flag: string, schema: TSchema): string {
 
 const commandOf = (operation: Operation) => `berth ${operation.group} ${kebab(operation.procedure)}`;
 
-/** Every operation of a group, a line each with its flags. */
+/** How wide help text is wrapped: a terminal's 80 columns, and a little more. */
+const WIDTH = 100;
+
+/** `text` as lines of at most WIDTH characters (a longer word keeps its own line), each after `indent`. */
+function wrapped(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return line === '' ? lines : [...lines, indent + line];
+}
+
+/** What the operation does, as a terminal shows it: its summary without the `code` marks. */
+const summaryText = (operation: Operation, lead = false): string => {
+  const summary = summaryOf(operation.name) ?? '';
+  return (lead ? leadOf(summary) : summary).replaceAll('`', '');
+};
+
+/** Every operation of a group: a line each with its flags, and under it the lead of what it does. */
 export function usageOfGroup(operations: readonly Operation[]): string {
-  return operations.map((operation) => `  ${commandOf(operation)} ${
-    Object.keys(operation.input.properties).map((field) => `--${kebab(field)}`).join(' ')}`.trimEnd()).join('\n');
+  return operations.flatMap((operation) => [
+    `  ${commandOf(operation)} ${Object.keys(operation.input.properties).map((field) => `--${kebab(field)}`).join(' ')}`.trimEnd(),
+    ...wrapped(summaryText(operation, true), '      '),
+  ]).join('\n');
 }
 
 /** One operation's flags, the required ones first, each with its type. */
@@ -59,5 +87,5 @@ export function usageOfOperation(operation: Operation): string {
   ];
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   const lines = rows.map((row) => `  ${row[0].padEnd(widths[0]!)}  ${row[1].padEnd(widths[1]!)}  ${row[2]}`);
-  return [`${commandOf(operation)}  (${operation.method} /api/${operation.name})`, '', ...lines].join('\n');
+  return [`${commandOf(operation)}  (${operation.method} /api/${operation.name})`, ...wrapped(summaryText(operation), ''), '', ...lines].join('\n');
 }

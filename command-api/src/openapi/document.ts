@@ -1,9 +1,12 @@
 // The OpenAPI 3.1 document of the whole contract: one path per operation, its input as query
 // parameters (GET) or a JSON body (POST), its declared answer, the error shape on every failure
-// status, and the Bearer scheme. Generated from the same table the routes are built from.
+// status, and the Bearer scheme. Generated from the same table the routes are built from; what each
+// operation does (its `summary`, the lead sentence, and `description`, the whole) from the contract's
+// table of summaries.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { operations, PUBLIC_OPERATIONS } from '@berth/shared/contract/index';
 import type { Operation } from '@berth/shared/contract/operation';
+import { leadOf, summaryOf } from '@berth/shared/contract/summaries';
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +28,14 @@ const ERROR_STATUSES: Record<string, string> = {
 const STREAMED: Record<string, Json> = {
   'events.follow': { 'text/event-stream': { schema: { type: 'string', description: 'one `id`/`event`/`data` frame per event' } } },
   'events.export': { 'application/x-ndjson': { schema: { type: 'string', description: 'one recorded event per line' } } },
+  'deployment.logs': { 'text/event-stream': { schema: { type: 'string', description: 'with follow=true: one `line` event a line of the log, then an `end` event' } } },
 };
+
+/** What the operation does: the summaries table covers every operation (a compile-time check), so this never falls back in practice. */
+function described(operation: Operation): Json {
+  const text = summaryOf(operation.name) ?? operation.name;
+  return { summary: leadOf(text), description: text };
+}
 
 function parametersOf(input: TObject): Json[] {
   const required = new Set(input.required ?? []);
@@ -46,7 +56,7 @@ function pathItem(operation: Operation): Json {
     [operation.method.toLowerCase()]: {
       operationId: operation.name,
       tags: [operation.group],
-      summary: operation.name,
+      ...described(operation),
       ...body,
       // Token-issuing operations accept any Authorization header; auth.createAdmin takes the setup token.
       security: PUBLIC_OPERATIONS.has(operation.name) ? [] : [{ bearer: [] }],

@@ -1,5 +1,6 @@
 // The browsable reference: one self-contained HTML page (no network needed) with the OpenAPI
-// document embedded, rendered in the browser into a table of contents and one section per operation.
+// document embedded, rendered in the browser into a table of contents and one section per operation,
+// each opening with what the operation does (its `description`, `code` spans as code).
 
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0; display: grid; grid-template-columns: 17rem 1fr; color: #1d232b; }
@@ -13,7 +14,8 @@ section.operation { border-top: 1px solid #dde2e6; padding: .6rem 0 1rem; }
 table { border-collapse: collapse; margin: .3rem 0; font-size: .85rem; }
 td, th { border: 1px solid #dde2e6; padding: 2px 8px; text-align: left; vertical-align: top; }
 pre { background: #f4f6f8; padding: .5rem; overflow: auto; font-size: .8rem; }
-.lock { font-size: .8rem; color: #5b6670; }`;
+.lock { font-size: .8rem; color: #5b6670; }
+p.summary { margin: .3rem 0 .4rem; max-width: 48rem; }`;
 
 // Runs in the browser: reads the embedded document and writes the page.
 const SCRIPT = `
@@ -24,6 +26,8 @@ const el = (tag, attrs = {}, ...children) => {
   for (const child of children) node.append(child);
   return node;
 };
+// A text with \`code\` spans: the spans as <code>, the rest as text (never parsed as HTML).
+const prose = (text) => text.split('\`').map((part, i) => (i % 2 ? el('code', {}, part) : part));
 const typeOf = (s) => s.type ? [].concat(s.type).join(' | ') : s.anyOf ? s.anyOf.map(typeOf).join(' | ') : s.const !== undefined ? JSON.stringify(s.const) : 'any';
 const bounds = (s) => ['minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'format', 'enum']
   .filter((k) => s[k] !== undefined).map((k) => k + ': ' + (Array.isArray(s[k]) ? s[k].join(', ') : s[k])).join('; ');
@@ -41,6 +45,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
     nav.append(el('a', { href: '#op-' + op.operationId }, op.operationId));
     const section = el('section', { class: 'operation', id: 'op-' + op.operationId },
       el('h3', {}, el('span', { class: 'method ' + method }, method.toUpperCase()), ' ', el('code', {}, path)),
+      el('p', { class: 'summary' }, ...prose(op.description ?? op.summary ?? '')),
       el('div', { class: 'lock' }, op.security.length ? 'Bearer token required' : 'No token needed'));
     const input = op.parameters ? op.parameters.map((p) => [p.name, p.schema, p.required])
       : Object.entries(op.requestBody.content['application/json'].schema.properties ?? {})
