@@ -1,6 +1,7 @@
 // Webhook notifications (beyond the spec; admin only): subscriptions to event types, and the
 // record of every delivery attempt.
 import { Type } from '@sinclair/typebox';
+import { SENDABLE_TYPES } from '../domain/notification/sendable.ts';
 import { group, get, none, post } from './operation.ts';
 import { Bool, Closed, MinStr, Nullable, Num, OneOf, Opt, Str } from './schema.ts';
 
@@ -18,10 +19,19 @@ const Delivery = Closed({
 
 const subscriptionId = Closed({ subscriptionId: MinStr() });
 
+/** Longer than any URL a browser or proxy passes on: only nonsense is refused. */
+const URL_MAX = 2048;
+/** Longer than any event type's name. */
+const TYPE_MAX = 100;
+
 export const notification = group('notification', {
   create: post(Closed({
-    url: Type.String({ minLength: 1, description: 'an http(s) URL that receives a POST per event' }),
-    eventTypes: Type.Array(MinStr(), { minItems: 1, description: 'event types to send (`DeploymentFailed`, ...)' }),
+    url: Type.String({ minLength: 1, maxLength: URL_MAX, description: 'an http(s) URL that receives a POST per event' }),
+    // Which names are event types is checked by the handler, which names the one at fault.
+    eventTypes: Type.Array(Type.String({ minLength: 1, maxLength: TYPE_MAX }), {
+      minItems: 1, maxItems: SENDABLE_TYPES.length,
+      description: 'event types to send (`DeploymentFailed`, ...): those of Berth\'s records, not those of the notifications themselves',
+    }),
     secret: Opt(Type.String({ minLength: 16, description: 'the signing key; generated when left out' })),
   }), Subscription),
   one: get(subscriptionId, Subscription),

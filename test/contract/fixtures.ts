@@ -90,7 +90,7 @@ export class Fixtures {
         applicationId: await this.application(), username: 'guard', password: 'secret',
       })).securityId;
       case 'certificateId': return this.certificateId();
-      case 'subscriptionId': return (await this.berth.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['NothingHappened'] })).subscriptionId;
+      case 'subscriptionId': return (await this.berth.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['CertificateFolderLeft'] })).subscriptionId;
       case 'deploymentId': return (await this.berth.ok('application.deploy', { applicationId: await this.application() })).deploymentId;
       case 'id': return operation === 'compose.deployTemplate' ? 'whoami' : this.accountId();
       case 'userId': case 'authId': return this.accountId();
@@ -122,9 +122,9 @@ export class Fixtures {
       case 'publishedPort': case 'externalPort': return freshPort();
       case 'targetPort': return 80;
       case 'pin': return '123456';
-      // A webhook subscription: nothing listens there, and no event of that type happens.
+      // A webhook subscription: nothing listens there (its deliveries stay pending in the background); a real event type, as an unknown one is refused.
       case 'url': return 'http://127.0.0.1:9/hook';
-      case 'eventTypes': return ['NothingHappened'];
+      case 'eventTypes': return ['CertificateFolderLeft'];
       case 'databaseType': return 'dbgamma';
       case 'buildType': return 'containerfile';
       case 'databasePassword': case 'databaseRootPassword': return '';

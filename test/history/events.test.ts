@@ -45,7 +45,7 @@ describe('events: the history for auditors', () => {
     api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
     adminId = (await api.ok('auth.get')).id;
     reads = await buildWorld((operation, input) => api.ok(operation, input), { projects: 2 });
-    const { subscriptionId } = await api.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['NeverHappens'], secret: 'a subscription secret' });
+    const { subscriptionId } = await api.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['CertificateFolderLeft'], secret: 'a subscription secret' });
     reads.push(['notification.one', { subscriptionId }]);
     log = (await server.berth.infrastructure.eventStore.readAll(0, 100_000)) as RecordedEvent[];
   });

@@ -49,8 +49,8 @@ describe('webhooks whose subscription changes', () => {
     await api.ok('notification.remove', { subscriptionId });
     const { eventId } = received.find((request) => request.path === '/removed')!;
     const events = await streamWhen(`delivery-${subscriptionId}.${eventId}`, (list) => list.some((event) => event.type === 'DeliveryFailed'));
-    assert.deepEqual(events.map((event) => event.type), ['DeliveryAttempted', 'DeliveryFailed']);
-    assert.deepEqual(events[1]!.data, { deliveryId: `${subscriptionId}.${eventId}`, reason: 'the subscription was removed' });
+    assert.deepEqual(events.map((event) => event.type), ['DeliveryQueued', 'DeliveryAttempted', 'DeliveryFailed']);
+    assert.deepEqual(events[2]!.data, { deliveryId: `${subscriptionId}.${eventId}`, reason: 'the subscription was removed' });
     await new Promise((resolve) => setTimeout(resolve, 1000)); // a retry would have arrived by now
     assert.equal(received.filter((request) => request.path === '/removed').length, 1);
   });

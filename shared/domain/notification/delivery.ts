@@ -12,7 +12,10 @@ export interface Attempt {
   reason: string | null;
 }
 
-/** One event sent to one subscription: its id is `<subscriptionId>.<eventId>`, so each pair is sent once. */
+/**
+ * One event sent to one subscription: its id is `<subscriptionId>.<eventId>`, so each pair is sent once.
+ * `pending` from the moment it is queued (no attempt yet) until it is delivered or fails for good.
+ */
 export interface Delivery {
   deliveryId: string;
   subscriptionId: string;
@@ -23,13 +26,19 @@ export interface Delivery {
   createdAt: string;
 }
 
+/** What names a delivery: the subscription, and the event it posts. */
+type DeliveryKey = Omit<Delivery, 'status' | 'attempts' | 'createdAt'>;
+
 export type DeliveryCommand =
-  | { type: 'RecordAttempt'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt; last: boolean } }
+  /** Records that the event is due to the subscription, before any attempt: the sending happens apart, and a restart finds it. */
+  | { type: 'QueueDelivery'; data: DeliveryKey & { at: string } }
+  | { type: 'RecordAttempt'; data: DeliveryKey & { attempt: Attempt; last: boolean } }
   /** Stops the retries before the next attempt: the subscription went away or changed its mind. */
   | { type: 'EndDelivery'; data: { deliveryId: string; reason: string } };
 
 export type DeliveryEvent =
-  | { type: 'DeliveryAttempted'; data: Omit<Delivery, 'status' | 'attempts' | 'createdAt'> & { attempt: Attempt } }
+  | { type: 'DeliveryQueued'; data: DeliveryKey & { at: string } }
+  | { type: 'DeliveryAttempted'; data: DeliveryKey & { attempt: Attempt } }
   | { type: 'DeliverySucceeded'; data: { deliveryId: string } }
   | { type: 'DeliveryFailed'; data: { deliveryId: string; reason: string } };
 
@@ -39,8 +48,13 @@ export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEve
   label: 'Delivery',
   evolve(state, event) {
     switch (event.type) {
+      case 'DeliveryQueued': {
+        const { at, ...delivery } = event.data;
+        return state ?? { ...delivery, status: 'pending', attempts: [], createdAt: at };
+      }
       case 'DeliveryAttempted': {
         const { attempt, ...delivery } = event.data;
+        // Deliveries of older logs have no queued event: their first attempt starts their record.
         const base = state ?? { ...delivery, status: 'pending' as const, attempts: [], createdAt: attempt.at };
         return { ...base, attempts: [...base.attempts, attempt] };
       }
@@ -51,6 +65,8 @@ export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEve
   },
   decide(command, state) {
     switch (command.type) {
+      // Queued once: the event handed out again (a redelivery, a restart) appends nothing.
+      case 'QueueDelivery': return state ? [] : [{ type: 'DeliveryQueued', data: command.data }];
       case 'RecordAttempt': {
         // A delivery that has ended takes no more attempts (a redelivered event changes nothing).
         if (state && state.status !== 'pending') return [];
@@ -62,7 +78,7 @@ export const deliveryAggregate: Aggregate<Delivery, DeliveryCommand, DeliveryEve
         if (last) return [attempted, { type: 'DeliveryFailed', data: { deliveryId: data.deliveryId, reason: data.attempt.reason ?? 'failed' } }];
         return [attempted];
       }
-      // Only a delivery still retrying ends; one never attempted has no record to end.
+      // Only a delivery still queued or retrying ends; one never queued has no record to end.
       case 'EndDelivery': return state?.status === 'pending' ? [{ type: 'DeliveryFailed', data: command.data }] : [];
       default: return exhaustive(command);
     }

@@ -11,14 +11,23 @@ export interface Subscription {
   /** Sealed by the handler: the log never holds the signing secret in clear. */
   secret: Sealed;
   createdAt: string;
+  /**
+   * The log position of its SubscriptionCreated event, kept where a recorded event is folded (the
+   * read model, a load): it is sent only events appended after it, even when the bus hands out older
+   * ones again. Not part of the record anyone is shown.
+   */
+  createdAtPosition?: number;
 }
 
+/** What creating a subscription records: the position is the log's to give. */
+type NewSubscription = Omit<Subscription, 'createdAtPosition'>;
+
 export type SubscriptionCommand =
-  | { type: 'CreateSubscription'; data: Subscription }
+  | { type: 'CreateSubscription'; data: NewSubscription }
   | { type: 'RemoveSubscription'; data: { subscriptionId: string } };
 
 export type SubscriptionEvent =
-  | { type: 'SubscriptionCreated'; data: Subscription }
+  | { type: 'SubscriptionCreated'; data: NewSubscription }
   | { type: 'SubscriptionRemoved'; data: { subscriptionId: string } };
 
 const LABEL = 'Subscription';
@@ -32,13 +41,25 @@ export function standingOf(subscription: Subscription | null, eventType: string)
   return { takes: true, subscription };
 }
 
+/** The position of an event folded as the log recorded it; none for one just decided. */
+const positionOf = (event: SubscriptionEvent): number | undefined =>
+  'position' in event && typeof event.position === 'number' ? event.position : undefined;
+
+/** Whether `event` came after the subscription was created; one whose position is not known is taken (as before positions were kept). */
+export const createdBefore = (subscription: Subscription, event: { readonly position: number }): boolean =>
+  subscription.createdAtPosition === undefined || event.position > subscription.createdAtPosition;
+
 export const subscriptionAggregate: Aggregate<Subscription, SubscriptionCommand, SubscriptionEvent> = {
   name: 'subscription',
   idField: 'subscriptionId',
   label: LABEL,
+  hidden: ['createdAtPosition'],
   evolve(state, event) {
     switch (event.type) {
-      case 'SubscriptionCreated': return { ...event.data };
+      case 'SubscriptionCreated': {
+        const position = positionOf(event);
+        return position === undefined ? { ...event.data } : { ...event.data, createdAtPosition: position };
+      }
       case 'SubscriptionRemoved': return null;
       default: return exhaustive(event);
     }
