@@ -10,12 +10,14 @@ import { databaseCredentials } from '../support/databases.ts';
 import { ended } from '../support/deployments.ts';
 import { TEST_IMAGE, engine, removeDeployed, uniqueName } from '../support/engine.ts';
 import { startRegistry, type TestRegistry } from '../support/registry.ts';
+import { removeStacks } from '../support/stacks.ts';
 
 describe('images of other services', () => {
   let berth: TestBerth;
   let registry: TestRegistry;
   let projectId: string;
   const services: string[] = [];
+  const namespaces: string[] = [];
   const images: string[] = [];
   /** An image as Berth builds one for another application: it carries that one's mark. */
   const marked = `${uniqueName('berth-test-marked')}:1`;
@@ -35,6 +37,8 @@ describe('images of other services', () => {
   });
   after(async () => {
     await removeDeployed(services);
+    // Run on code that let it deploy, the stack would stay.
+    await removeStacks(namespaces);
     for (const image of images) await engine.removeImage(image);
     await berth.stop();
     await registry.stop();
@@ -84,6 +88,7 @@ describe('images of other services', () => {
 
   it('a stack may not run an image Berth keeps for another application', async () => {
     const { composeId, appName } = await berth.ok('compose.create', { name: 'stack', projectId, composeType: 'stack' });
+    namespaces.push(appName);
     await berth.ok('compose.update', { composeId, composeFile: `services:\n  web:\n    image: ${kept}\n` });
     const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.equal(deployment.status, 'error');
