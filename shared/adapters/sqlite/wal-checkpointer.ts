@@ -8,8 +8,12 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 
-/** How often, at most, the worker checkpoints while commits keep coming. */
-const INTERVAL_MS = 200;
+/**
+ * How often, at most, the worker checkpoints while commits keep coming. A page written by many
+ * commits in between (the end of each index) is copied back once: at 1 s rather than 200 ms, the
+ * commands cost 4-7 % less CPU in paired loads (bench:ab), the log growing to a few megabytes.
+ */
+const INTERVAL_MS = 1000;
 /** The writer's own bound, reached only if the worker cannot keep up or is gone. */
 const BACKSTOP_PAGES = 20_000;
 const SQLITE_DEFAULT_PAGES = 1000;
