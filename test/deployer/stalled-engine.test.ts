@@ -4,7 +4,7 @@
 // cancellation ends it at once. The engine here is the real one, behind a proxy that can stall it.
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { ANSWER_TIMEOUT_MS, PROGRESS_IDLE_MS } from '@berth/shared/adapters/docker/progress';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { ended } from '../support/deployments.ts';

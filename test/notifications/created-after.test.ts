@@ -1,14 +1,11 @@
 // A subscription is sent only events appended after it was created, even when the relay publishes
 // older ones again: here the whole log, as after a crash before the relay saved its checkpoint.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileCheckpoint } from '@berth/shared/adapters/file-checkpoint';
-import { freePort, httpClient } from '../support/http.ts';
-import { eventually, startRole, type RoleProcess } from '../support/role-process.ts';
-import { startReceiver, type Receiver } from './support.ts';
+import { eventually } from '../support/role-process.ts';
+import { killableBerth, startReceiver, type Receiver } from './support.ts';
 
 const ADMIN = { email: 'created-after@berth.test', password: 'a long enough password' };
 
@@ -28,25 +25,10 @@ describe('a subscription created after an event', () => {
   });
 
   it('is not sent it after a kill -9 and a restart that publishes the log again', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'berth-created-after-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const env = {
-      BERTH_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), BERTH_LOG_LEVEL: 'silent', BERTH_SQLITE_SYNCHRONOUS: 'NORMAL',
-      BERTH_NOTIFY_RETRY_MS: '20000', BERTH_NOTIFY_TIMEOUT_MS: '500',
-    };
-    const start = async (): Promise<RoleProcess> => {
-      const process = startRole('start', env);
-      cleanups.push(async () => { process.child.kill('SIGKILL'); await process.exited; });
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200, 60_000, 'berth start to be ready')
-        .catch((error: Error) => { throw new Error(`${error.message}\n${process.output.join('')}`); });
-      return process;
-    };
+    const berth = await killableBerth({ BERTH_NOTIFY_RETRY_MS: '20000', BERTH_NOTIFY_TIMEOUT_MS: '500' }, cleanups, 'berth-created-after-');
+    const { dataDir, start } = berth;
     const killed = await start();
-    const api = httpClient(`http://127.0.0.1:${port}`);
-    api.token = readFileSync(join(dataDir, 'setup-token'), 'utf8').trim();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.ok('auth.login', ADMIN)).token;
+    const api = await berth.signIn(ADMIN);
 
     await api.ok('project.create', { name: 'made before the subscription' });
     const { subscriptionId } = await api.ok('notification.create', { url: `${receiver.url}/hook`, eventTypes: ['ProjectCreated'] });

@@ -4,15 +4,12 @@
 // ended is never sent again. On the embedded default (one process, in-process bus) and with the
 // reactors apart over NATS JetStream.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { NatsBus } from '@berth/shared/adapters/bus/nats-bus';
-import { freePort, httpClient, listeningBerth, type HttpClient } from '../support/http.ts';
+import { httpClient, listeningBerth, type HttpClient } from '../support/http.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
 import { eventually, startRole, type RoleProcess } from '../support/role-process.ts';
-import { notifyingBerth, signInAdmin, startReceiver, type Receiver } from './support.ts';
+import { killableBerth, notifyingBerth, signInAdmin, startReceiver, type Receiver } from './support.ts';
 
 const ADMIN = { email: 'resume@berth.test', password: 'a long enough password' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,25 +90,10 @@ describe('a webhook delivery interrupted between attempts, embedded (one process
 
   it('is finished after its process is killed (SIGKILL) and started again, and never sent again once delivered', async () => {
     const BACKOFF = 1500;
-    const dataDir = mkdtempSync(join(tmpdir(), 'berth-resume-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const env = {
-      BERTH_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), BERTH_LOG_LEVEL: 'silent', BERTH_SQLITE_SYNCHRONOUS: 'NORMAL',
-      BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '500',
-    };
-    const start = async () => {
-      const process = startRole('start', env);
-      cleanups.push(async () => { process.child.kill('SIGKILL'); await process.exited; });
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200, 60_000, 'berth start to be ready')
-        .catch((error: Error) => { throw new Error(`${error.message}\n${process.output.join('')}`); });
-      return process;
-    };
+    const berth = await killableBerth({ BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '500' }, cleanups, 'berth-resume-');
+    const { start } = berth;
     const killed = await start();
-    const api = httpClient(`http://127.0.0.1:${port}`);
-    api.token = readFileSync(join(dataDir, 'setup-token'), 'utf8').trim();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.ok('auth.login', ADMIN)).token;
+    const api = await berth.signIn(ADMIN);
     const { subscriptionId, deliveryId } = await interruptibleDelivery(api, receiver);
     killed.child.kill('SIGKILL');
     await killed.exited;
