@@ -104,8 +104,9 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     }
   });
 
-  it('keeps a database whose move to a taken port failed on the port it still publishes: in its record, and held from other services', async () => {
-    const db = await create('ports-kept', DATABASE_IMAGE.dbepsilon);
+  /** A database deployed on a port, whose move to a port another process holds failed (409): the deployer put it back. */
+  async function failedMove(name: string) {
+    const db = await create(name, DATABASE_IMAGE.dbepsilon);
     const [published, taken] = [await freePort(), await freePort()];
     await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: published });
     await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
@@ -115,6 +116,11 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
     } finally {
       holder.close();
     }
+    return { db, published, taken };
+  }
+
+  it('keeps a database whose move to a taken port failed on the port it still publishes: in its record, and held from other services', async () => {
+    const { db, published, taken } = await failedMove('ports-kept');
     const record = await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId });
     assert.deepEqual([record.externalPort, record.applicationStatus], [published, 'error']);
     const engine = JSON.parse(await docker('service', 'inspect', db.appName, '--format', '{{json .Endpoint.Ports}}')) as Array<{ PublishedPort: number }>;
@@ -126,16 +132,8 @@ describe('database ports and profiles on the engine', { timeout: 300_000 }, () =
   });
 
   it('moves a database in error that still runs (a failed move put it back) at once, as a running one: the engine publishes the port its record says', async () => {
-    const db = await create('ports-error', DATABASE_IMAGE.dbepsilon);
-    const [published, taken, next] = [await freePort(), await freePort(), await freePort()];
-    await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: published });
-    await berth.ok('dbepsilon.deploy', { dbepsilonId: db.dbepsilonId });
-    const holder: Server = await new Promise((resolve) => { const server = createServer().listen(taken, '0.0.0.0', () => resolve(server)); });
-    try {
-      assert.equal((await berth.call('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: taken })).status, 409);
-    } finally {
-      holder.close();
-    }
+    const { db } = await failedMove('ports-error');
+    const next = await freePort();
     assert.equal((await berth.ok('dbepsilon.one', { dbepsilonId: db.dbepsilonId })).applicationStatus, 'error');
     const moved = await berth.ok('dbepsilon.saveExternalPort', { dbepsilonId: db.dbepsilonId, externalPort: next });
     assert.deepEqual([moved.externalPort, moved.applicationStatus], [next, 'done']);
