@@ -32,6 +32,7 @@ import { secretsOf } from './secrets.ts';
 import { strandedDeployments } from './stranded.ts';
 import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
 import { deploymentTag, localRepository } from './images.ts';
+import { reasonOf } from './reason.ts';
 
 /** A cancelled deployment's last line: the rollout put back what ran before it. */
 const CANCELLED_LINE = 'Cancelled: the service stays on its previous version';
@@ -75,7 +76,6 @@ interface Job {
   readonly cause: RecordedEvent | null;
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 
 /** How a deployment ends: the command that says so, and the step its service's status follows. */
 interface Ending {

@@ -6,12 +6,11 @@
 // interrupted one, and puts the service back the same way (by the deployment label on the spec).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
+import { reasonOf } from './reason.ts';
 
 /** The first wait before trying again, doubled at each failure up to the longest. */
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 10_000;
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 
 /**
  * Thrown by deployment work that failed and could not put back what it wrote on the engine, which

@@ -15,6 +15,7 @@ import type { Reactor } from '../runtime/reactor.ts';
 import { hostPortsOf } from '../compose/host-ports.ts';
 import { unansweredRequests } from './actions-first.ts';
 import type { Deployer, DeployerDeps } from './deployer.ts';
+import { reasonOf } from './reason.ts';
 
 /** What the engine does for the kind; an action it does not offer is never requested. */
 export type RuntimeActions<R> = Partial<Record<Action, (record: R) => Promise<void>>> & {
@@ -33,7 +34,6 @@ export interface ServiceKind {
 
 type Request = { action: Action; requestId: string } & Record<string, unknown>;
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed';
 /** A failed action as reported: why, and whether the engine (or a store) could not be reached, which the caller may try again. */
 const failureOf = (error: unknown): ActionOutcome => ({ reason: reasonOf(error), ...(isUnavailable(error) && { unavailable: true }) });
 
