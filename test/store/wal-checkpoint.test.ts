@@ -61,3 +61,23 @@ test('the read-model file fills from its write-ahead log while the store is open
   await store.close();
   assert.equal(existsSync(`${path}-wal`), false);
 });
+
+test('with the log and the read models open in one process, each file still fills after the other closed, and both write-ahead logs are gone', async () => {
+  const logPath = fileOf();
+  const modelsPath = fileOf();
+  const log = new SqliteEventStore(logPath);
+  const models = new SqliteReadStore(modelsPath, { cache: true });
+  await log.append(`thing-${newId()}`, events(1), 'no_stream');
+  await models.commit(['p'], 1, [{ collection: 'things', id: newId(), doc: { padding } }]);
+  // The log closes first: the read models' checkpoints must go on without it.
+  await log.close();
+  assert.equal(existsSync(`${logPath}-wal`), false);
+  let position = 1;
+  for (let written = 0; written < WRITTEN; written += 16 * padding.length) {
+    const writes = Array.from({ length: 16 }, () => ({ collection: 'things', id: newId(), doc: { padding } }));
+    await models.commit(['p'], ++position, writes);
+  }
+  assert.ok(await filled(modelsPath) >= WRITTEN, `the read-model file holds ${statSync(modelsPath).size} bytes`);
+  await models.close();
+  assert.equal(existsSync(`${modelsPath}-wal`), false);
+});

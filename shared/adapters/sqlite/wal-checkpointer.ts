@@ -19,20 +19,33 @@ const BACKSTOP_PAGES = 20_000;
 const SQLITE_DEFAULT_PAGES = 1000;
 
 // CommonJS, evaluated as the worker's script: it needs no loader, in the built process or under tsx.
+// One thread serves every file of the process (the log and the read models): a thread of its own
+// per file cost about 9 MB of resident memory each.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 5000');
-parentPort.on('message', (message) => {
-  if (message === 'close') { db.close(); process.exit(0); }
-  try { db.pragma('wal_checkpoint(PASSIVE)'); parentPort.postMessage(null); }
-  catch (error) { parentPort.postMessage(String(error)); }
+const connections = new Map();
+parentPort.on('message', ({ id, path, close }) => {
+  try {
+    let db = connections.get(id);
+    if (close) {
+      connections.delete(id);
+      db?.close();
+    } else {
+      if (!db) {
+        db = new Database(path);
+        db.pragma('busy_timeout = 5000');
+        connections.set(id, db);
+      }
+      db.pragma('wal_checkpoint(PASSIVE)');
+    }
+    parentPort.postMessage({ id, error: null });
+  } catch (error) { parentPort.postMessage({ id, error: String(error) }); }
 });`;
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** Hands `db`'s checkpoints to a worker; null for a database in memory, which has no log. */
+/** Hands `db`'s checkpoints to the worker; null for a database in memory, which has no log. */
 export function checkpointInWorker(db: Database.Database, path: string): WalCheckpointer | null {
   if (path === ':memory:' || path === '') return null;
   db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
@@ -41,8 +54,33 @@ export function checkpointInWorker(db: Database.Database, path: string): WalChec
   });
 }
 
+/** The worker thread, shared by the files open in this process: made with the first checkpoint, ended with the last file. */
+const shared = {
+  worker: null as Worker | null,
+  nextId: 1,
+  /** Each open file's handler of the worker's answers (null: its checkpoint or close went well; `gone`: no more will come), by id. */
+  files: new Map<number, (error: string | null, gone?: boolean) => void>(),
+  /** Files closing: the worker is held (referenced) while any is, so the process waits for their answers. */
+  closing: 0,
+};
+
+function workerThread(): Worker {
+  if (shared.worker) return shared.worker;
+  const worker = new Worker(WORKER, { eval: true, workerData: { driver } });
+  worker.unref();
+  worker.on('message', ({ id, error }: { id: number; error: string | null }) => shared.files.get(id)?.(error));
+  const failed = (error: unknown) => {
+    if (shared.worker !== worker) return;
+    shared.worker = null;
+    for (const answered of [...shared.files.values()]) answered(String(error), true);
+  };
+  worker.on('error', failed);
+  worker.on('exit', () => failed('the checkpoint worker stopped'));
+  return (shared.worker = worker);
+}
+
 export class WalCheckpointer {
-  private worker: Worker | null = null;
+  private readonly id = shared.nextId++;
   private running = false;
   private lastStarted = 0;
   private trailing: NodeJS.Timeout | null = null;
@@ -50,12 +88,18 @@ export class WalCheckpointer {
   private stopped = false;
   /** Commits came while a checkpoint ran: it may have missed them. */
   private behind = false;
+  /** Messages posted to the worker and not answered yet. */
+  private unanswered = 0;
+  /** Called once every message, the close last, is answered. */
+  private closed: (() => void) | null = null;
 
   constructor(
     private readonly path: string,
     /** Called once if the worker fails: the writer then checkpoints as SQLite does by default. */
     private readonly onFailure: () => void,
-  ) {}
+  ) {
+    shared.files.set(this.id, (error, gone) => this.answered(error, gone));
+  }
 
   /** After a commit: checkpoint soon, on the worker's thread. */
   committed(): void {
@@ -75,45 +119,54 @@ export class WalCheckpointer {
   }
 
   private start(): void {
+    if (this.stopped) return;
     this.running = true;
     this.lastStarted = Date.now();
-    this.workerThread().postMessage('checkpoint');
+    this.unanswered++;
+    workerThread().postMessage({ id: this.id, path: this.path });
   }
 
-  private workerThread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER, { eval: true, workerData: { driver, path: this.path } });
-    worker.unref();
-    worker.on('message', (error: string | null) => {
-      this.running = false;
-      if (error !== null) return this.fail();
-      if (this.behind) {
-        this.behind = false;
-        this.committed();
-      }
-    });
-    worker.on('error', () => this.fail());
-    return (this.worker = worker);
+  private answered(error: string | null, gone = false): void {
+    this.running = false;
+    this.unanswered = gone ? 0 : this.unanswered - 1;
+    if (this.closed) return void (this.unanswered === 0 && this.closed());
+    if (error !== null) return this.fail();
+    if (this.behind) {
+      this.behind = false;
+      this.committed();
+    }
   }
 
   private fail(): void {
     if (this.stopped) return;
     this.stopped = true;
+    shared.files.delete(this.id);
     this.onFailure();
-    void this.worker?.terminate();
   }
 
-  /** Ends the worker, after the checkpoint it may be doing. */
+  /** Closes the worker's connection to the file, after the checkpoint it may be doing; the last file ends the worker. */
   async close(): Promise<void> {
     if (this.trailing) clearTimeout(this.trailing);
+    const worker = this.stopped ? null : shared.worker;
     this.stopped = true;
-    const worker = this.worker;
-    if (!worker) return;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    // Held while it finishes: an unreferenced worker would let the process end before it did.
-    worker.ref();
-    worker.postMessage('close');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-    await worker.terminate();
+    if (worker) {
+      // Held while it answers: an unreferenced worker would let the process end before it did.
+      if (shared.closing++ === 0) worker.ref();
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          this.closed = resolve;
+          this.unanswered++;
+          worker.postMessage({ id: this.id, close: true });
+        }),
+        new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+      ]);
+      if (--shared.closing === 0) worker.unref();
+    }
+    shared.files.delete(this.id);
+    if (shared.files.size === 0 && shared.worker) {
+      const last = shared.worker;
+      shared.worker = null;
+      await last.terminate();
+    }
   }
 }
