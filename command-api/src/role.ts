@@ -5,6 +5,7 @@ import type { RunningRole } from '@berth/shared/runtime/role';
 import { announceSetupToken } from './auth/setup-token.ts';
 import { claimTokensSavedBefore } from './deploy-token.ts';
 import { buildServer } from './server.ts';
+import { finishUnfinishedRemovals } from './unfinished-removals.ts';
 
 /** What the API does before its port answers. */
 export async function beforeAnswering(infra: Infrastructure, print: (line: string) => void): Promise<void> {
@@ -12,6 +13,8 @@ export async function beforeAnswering(infra: Infrastructure, print: (line: strin
   await announceSetupToken(infra, print);
   // Before the first push: every token has its claim, so a push finds its service by the claim alone.
   await claimTokensSavedBefore(infra, [applicationAggregate, composeAggregate]);
+  // Before the first request: a service whose removal stopped part-way (Berth killed) would refuse it.
+  await finishUnfinishedRemovals(infra, print);
 }
 
 export async function start(infra: Infrastructure): Promise<RunningRole> {

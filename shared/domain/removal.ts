@@ -2,8 +2,8 @@
 // with a mark in the service's own stream, decided by the log like any change. A project being
 // removed asks for the mark with its own id: a service that moved out meanwhile refuses it and is
 // left to its move. Once marked, the service refuses every change but its removal, so no move can
-// land between the mark and the delete; a removal that stopped part-way is finished by removing
-// it again, which the mark never blocks.
+// land between the mark and the delete; a removal that stopped part-way is finished by the API's
+// next start (command-api/src/unfinished-removals.ts) or by removing it again, which the mark never blocks.
 import { conflict } from '../errors.ts';
 import { mustExist } from './decisions.ts';
 

@@ -8,6 +8,8 @@ export interface EventFilter {
   /** The aggregate type: the stream's prefix before its first dash. */
   readonly aggregate?: string;
   readonly type?: string;
+  /** Any of these types: what Berth itself looks for at start in one read, not an auditor's filter. */
+  readonly types?: readonly string[];
   readonly actorId?: string;
   /** ISO-8601 instants: `from` inclusive, `to` exclusive, compared with the event's `occurredAt`. */
   readonly from?: string;
@@ -19,6 +21,7 @@ export function matchesFilter(event: RecordedEvent, filter: EventFilter): boolea
   return (filter.stream === undefined || event.stream === filter.stream)
     && (filter.aggregate === undefined || event.stream.startsWith(`${filter.aggregate}-`))
     && (filter.type === undefined || event.type === filter.type)
+    && (filter.types === undefined || filter.types.includes(event.type))
     && (filter.actorId === undefined || metadata.actorId === filter.actorId)
     && (filter.from === undefined || Date.parse(metadata.occurredAt) >= Date.parse(filter.from))
     && (filter.to === undefined || Date.parse(metadata.occurredAt) < Date.parse(filter.to));

@@ -197,6 +197,18 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
         }
       });
 
+      it('reads the events of any of several types in log order, past a position, a page at a time', async () => {
+        const [one, two, other] = [`One${newId(8)}`, `Two${newId(8)}`, `Other${newId(8)}`];
+        const head = await store.head();
+        const written = [event(one, {}), event(other, {}), event(two, {}), event(one, {})];
+        for (const each of written) await store.append(stream(), [each], 'no_stream');
+        const found = await store.readFiltered({ types: [one, two] }, head, 10);
+        assert.deepEqual(found.map((read) => read.id), [written[0]!.id, written[2]!.id, written[3]!.id]);
+        const page = await store.readFiltered({ types: [one, two] }, found[0]!.position, 1);
+        assert.deepEqual(page.map((read) => read.id), [written[2]!.id]);
+        assert.deepEqual(await store.readFiltered({ types: [] }, head, 10), []);
+      });
+
       it('reads a missing stream as empty at revision -1', async () => {
         assert.deepEqual(await store.readStream(stream()), { events: [], revision: -1 });
       });

@@ -56,13 +56,16 @@ export const project: GroupHandlers<typeof contract.project> = {
     type: 'UpdateProject',
     data: { projectId: input.projectId, name: input.name, ...(input.description !== undefined && { description: input.description }) },
   })),
-  remove: async (input, ctx) => {
-    await ctx.mustLoad(projectAggregate, input.projectId, 'projectId');
-    // Services go first, each with its children, so a failure part-way leaves a smaller but whole
-    // project; retired after them, the project takes no service created or moved into it meanwhile.
-    await retireWithDependents(ctx, 'project', input.projectId, PROJECT_USE, 'is still being given services; try again', {
-      kinds: leaving(input.projectId), field: 'projectId', mayRemove,
-    });
-    return removal(projectAggregate, () => ({ type: 'RemoveProject', data: { projectId: input.projectId } }))(input, ctx);
-  },
+  remove: (input, ctx) => removeProject(input.projectId, ctx),
 };
+
+/** Removes a project as `project.remove` does (and as the start finishes one retired but still there). */
+export async function removeProject(projectId: string, ctx: Context): Promise<unknown> {
+  await ctx.mustLoad(projectAggregate, projectId, 'projectId');
+  // Services go first, each with its children, so a failure part-way leaves a smaller but whole
+  // project; retired after them, the project takes no service created or moved into it meanwhile.
+  await retireWithDependents(ctx, 'project', projectId, PROJECT_USE, 'is still being given services; try again', {
+    kinds: leaving(projectId), field: 'projectId', mayRemove,
+  });
+  return removal(projectAggregate, () => ({ type: 'RemoveProject', data: { projectId } }))({ projectId }, ctx);
+}

@@ -43,11 +43,12 @@ const toEvent = (row: Row): RecordedEvent => upcast({
   position: row.position,
 });
 
-const FILTER_FIELDS = ['stream', 'aggregate', 'type', 'actorId', 'from', 'to'] as const;
+const FILTER_FIELDS = ['stream', 'aggregate', 'type', 'types', 'actorId', 'from', 'to'] as const;
 const CONDITIONS: Record<(typeof FILTER_FIELDS)[number], string> = {
   stream: 'stream = @stream',
   aggregate: 'stream >= @low AND stream < @high',
   type: 'type = @type',
+  types: 'type IN (SELECT value FROM json_each(@types))',
   actorId: "json_extract(metadata, '$.actorId') = @actorId",
   // occurredAt is ISO-8601 UTC with milliseconds, so text order is time order.
   from: "json_extract(metadata, '$.occurredAt') >= @from",
@@ -192,10 +193,11 @@ export class SqliteEventStore implements EventStore {
       statement = this.db.prepare<Record<string, unknown>, Row>(`SELECT * FROM events WHERE ${where} ORDER BY position LIMIT @limit`);
       this.filtered.set(key, statement);
     }
-    const { aggregate, ...rest } = filter;
+    const { aggregate, types, ...rest } = filter;
     // '.' follows '-': the streams of one aggregate type are the range [`x-`, `x.`), which the index serves.
     const range = aggregate === undefined ? {} : { low: `${aggregate}-`, high: `${aggregate}.` };
-    return statement.all({ ...rest, ...range, after, limit }).map(toEvent);
+    const listed = types === undefined ? {} : { types: JSON.stringify(types) };
+    return statement.all({ ...rest, ...range, ...listed, after, limit }).map(toEvent);
   }
 
   async head(): Promise<number> {
