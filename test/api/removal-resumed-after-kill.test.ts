@@ -13,11 +13,11 @@ import { configFrom } from '@berth/shared/runtime/config';
 import { execute } from '@berth/shared/runtime/execute';
 import { launch } from '@berth/shared/runtime/launch';
 import { databaseCredentials } from '../support/databases.ts';
-import { httpClient } from '../support/http.ts';
+import { freePort, httpClient } from '../support/http.ts';
 import { eventually, startRole, type RoleProcess } from '../support/role-process.ts';
 
-// This test's ports: the API's, and host ports only claimed in the log.
-const API_PORT = 43550;
+// The API's port (the same across the restart), and host ports only claimed in the log.
+const API_PORT = await freePort();
 const APP_PORT = 43551;
 const DB_PORT = 43552;
 const ADMIN = { email: 'killed@berth.test', password: 'a long enough password' };
