@@ -74,7 +74,8 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
     + 'Deploying it needs the forge app configured (`admin.saveForgeApp`).',
   'application.saveContainerProvider': 'Makes a container image the application\'s source, pulled with `username` and `password` when they are given; answers the record.',
   'application.saveGitProdiver': 'Makes a git repository (`customGitUrl`, `customGitBranch`, `customGitBuildPath`) the application\'s source; answers the record. '
-    + 'It is cloned with the application\'s SSH key when it has one (`application.generateSSHKey`).',
+    + 'It is cloned with the application\'s SSH key when it has one (`application.generateSSHKey`). '
+    + 'A path on the Berth host or a `file:` URL is for admins only (403 for anyone else).',
   'application.generateSSHKey': 'Makes a new SSH key pair for cloning the git source; answers the record, whose `customGitSSHKey` is the public key to give the repository. '
     + 'The private key stays sealed in Berth.',
   'application.removeSSHKey': 'Removes the application\'s SSH key pair; answers the record.',
@@ -149,7 +150,7 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
   'registry.update': 'Changes the fields given; the self-hosted registry\'s service is written again with the new login. Answers the record. Admin only.',
   'registry.all': 'Lists the registries, newest first; passwords are shown to admins only.',
   'registry.one': 'Answers the registry\'s record; its password is shown to admins only.',
-  'registry.testRegistry': 'Logs in to the registry through the container engine with these credentials and answers true, or 400 with the registry\'s reason; nothing is stored.',
+  'registry.testRegistry': 'Logs in to the registry through the container engine with these credentials and answers true, or 400 with the registry\'s reason; nothing is stored. Admin only.',
   'registry.enableSelfHostedRegistry': 'Runs an image registry with this login as the swarm service `berth-registry`, published on the port `registryUrl` names, and records it; answers the record. '
     + 'Its images are kept in the volume `berth-registry-data`. Admin only; a second one is refused.',
 

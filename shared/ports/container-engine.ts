@@ -130,6 +130,18 @@ export interface ContainerStats {
   readonly blockWriteBytes: number;
 }
 
+/** A network as the engine answers it, trimmed to what decides whether a service may join it. */
+export interface NetworkInfo {
+  readonly name: string;
+  /** `overlay`, `bridge`, `host`, `null`, … */
+  readonly driver: string;
+  /** `swarm`: the cluster's, on every node that runs a task on it; `local`: one engine's own. */
+  readonly scope: string;
+  /** The engine's routing mesh (named `ingress` unless an operator made another). */
+  readonly ingress: boolean;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
 /** Raised with the engine's own reason (a refused login, a build error, an unknown service). */
 export class EngineError extends Error {
   constructor(message: string, readonly status: number | null = null) {
@@ -199,6 +211,8 @@ export interface ContainerEngine {
   /** False when there was no such volume; fails while a container uses it. */
   removeVolume(name: string): Promise<boolean>;
 
+  /** The network named exactly `name` (the engine also takes an id, or a prefix of one: not here); null when there is none. */
+  network(name: string): Promise<NetworkInfo | null>;
   /** Names of the networks carrying `label` (`key=value`). */
   listNetworks(filter: { label: string }): Promise<string[]>;
   /** False when there was no such network. */

@@ -28,8 +28,8 @@ describe('ports, redirects and basic-auth users of an application', () => {
     await berth.refused('port.create', { applicationId: 'nope', publishedPort: 1, targetPort: 1 }, 404, 'applicationId');
     const first = await berth.ok('port.create', { applicationId, publishedPort: 9000, targetPort: 80 });
     await berth.refused('port.create', { applicationId, publishedPort: 9000, targetPort: 81, protocol: 'tcp' }, 409, 'publishedPort');
-    const second = await berth.ok('port.create', { applicationId, publishedPort: 9001, targetPort: 80 });
-    await berth.refused('port.update', { portId: second.portId, publishedPort: 9000, targetPort: 80 }, 409, 'publishedPort');
+    const second = await berth.ok('port.create', { applicationId, publishedPort: 9001, targetPort: 81 });
+    await berth.refused('port.update', { portId: second.portId, publishedPort: 9000, targetPort: 81 }, 409, 'publishedPort');
     const kept = await berth.ok('port.update', { portId: first.portId, publishedPort: 9000, targetPort: 8000 });
     assert.equal(kept.targetPort, 8000);
     const other = await newApplication();

@@ -268,7 +268,7 @@ describe('races on the rules the log decides', () => {
 
   it('an application deleted while ports, redirects and users are added to it takes every one added with it', async () => {
     const kinds = [
-      { create: 'port.create', one: 'port.one', id: 'portId', count: RACERS, input: (i: number) => ({ publishedPort: nextPort + i, targetPort: 80 }) },
+      { create: 'port.create', one: 'port.one', id: 'portId', count: RACERS, input: (i: number) => ({ publishedPort: nextPort + i, targetPort: 1000 + i }) },
       { create: 'redirects.create', one: 'redirects.one', id: 'redirectId', count: 10, input: () => ({ regex: '^/a', replacement: '/b', permanent: false }) },
       { create: 'security.create', one: 'security.one', id: 'securityId', count: 10, input: (i: number) => ({ username: `u${i}`, password: 'secret' }) },
     ];

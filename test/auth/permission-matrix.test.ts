@@ -15,12 +15,12 @@ const TOKEN_ISSUING = new Set(['auth.createAdmin', 'auth.login', 'auth.verifyLog
 /** behaviour.md: admin only. */
 const ADMIN_ONLY = (name: string) =>
   /^(destination|certificates|cluster|admin|events|projections|notification)\./.test(name)
-  || ['registry.create', 'registry.remove', 'registry.update', 'registry.enableSelfHostedRegistry',
+  || ['registry.create', 'registry.remove', 'registry.update', 'registry.enableSelfHostedRegistry', 'registry.testRegistry',
     'user.all', 'auth.one', 'auth.updateByAdmin'].includes(name);
 /** Any signed-in account, whatever its permissions. */
 const ANY_ACCOUNT = new Set([
   'auth.get', 'auth.logout', 'auth.update', 'auth.generate2FASecret', 'auth.verify2FASetup', 'auth.disable2FA',
-  'auth.verifyToken', 'project.all', 'compose.templates', 'registry.all', 'registry.one', 'registry.testRegistry',
+  'auth.verifyToken', 'project.all', 'compose.templates', 'registry.all', 'registry.one',
 ]);
 /** The caller's own account only. */
 const OWN_ACCOUNT: Record<string, string> = { 'user.byAuthId': 'authId', 'user.byUserId': 'userId' };

@@ -38,6 +38,8 @@ const EXCEPTIONS: Record<string, Rule> = {
   'registry.remove': { kind: 'admin' },
   'registry.update': { kind: 'admin' },
   'registry.enableSelfHostedRegistry': { kind: 'admin' },
+  // The engine, as root, reaches the host:port it names: open to all, it probes loopback and internal ports.
+  'registry.testRegistry': { kind: 'admin' },
   'project.create': { kind: 'account', flag: 'canCreateProjects', grants: 'project' },
   // Its services go with it (handlers/project.ts asks for the right to delete each one).
   'project.remove': { kind: 'account', flag: 'canDeleteProjects' },

@@ -5,14 +5,14 @@ import { DomainError, conflict } from '@berth/shared/errors';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { mustNotBeRemoving } from '@berth/shared/domain/removal';
-import { portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
+import { mustNotRepeatTarget, portAggregate, type Binding, type Port, type PortCommand } from '@berth/shared/domain/port/port';
 import { redirectAggregate, type RedirectCommand } from '@berth/shared/domain/redirect/redirect';
-import { mustBeBasicAuthName, securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
+import { mustBeBasicAuthName, mustBeBasicAuthPassword, securityAggregate, type Security, type SecurityCommand, type User } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
 import { change, one, type GroupHandlers } from './kit.ts';
 import { resealed } from './secret-update.ts';
 import { createUser, hostPort, moveName, release, stopUsing, withClaim } from './reservations.ts';
-import { letGoOfPortName, movePortName } from './port-claims.ts';
+import { letGoOfPortName, movePortName, moveTargetName, targetName } from './port-claims.ts';
 import { retireWithDependents } from './cascade.ts';
 
 export const APPLICATION_USE = { label: 'Application', field: 'applicationId', users: 'port(s), redirect(s) or user(s)' } as const;
@@ -31,6 +31,7 @@ export async function removePort(portId: string, ctx: Context) {
   const { before } = await ctx.execute(portAggregate, portId, { type: 'RemovePort', data: { portId } });
   if (before) {
     await letGoOfPortName(ctx, hostPort(before.publishedPort, before.protocol), portId, before.applicationId);
+    await release(ctx, 'targetPort', targetName(before), portId);
     await stopUsing(ctx, 'application', before.applicationId, portId);
   }
   return ctx.view(portAggregate, before);
@@ -85,7 +86,7 @@ export const removeChildrenOf = (applicationId: string, ctx: Context): Promise<v
 // The siblings a port or a user must not clash with, read here so the deciders stay pure.
 const bindingsOf = async (applicationId: string, ctx: Context): Promise<Binding[]> =>
   (await ctx.list(portAggregate, 'applicationId', applicationId) as unknown as Port[])
-    .map(({ portId, publishedPort, protocol }) => ({ portId, publishedPort, protocol }));
+    .map(({ portId, publishedPort, targetPort, protocol }) => ({ portId, publishedPort, targetPort, protocol }));
 const usersOf = async (applicationId: string, ctx: Context): Promise<User[]> =>
   (await ctx.list(securityAggregate, 'applicationId', applicationId) as unknown as Security[])
     .map(({ securityId, username }) => ({ securityId, username }));
@@ -94,15 +95,17 @@ export const port: GroupHandlers<typeof contract.port> = {
   create: async (input, ctx) => {
     const portId = ctx.newId(portAggregate);
     const protocol = input.protocol ?? 'tcp';
-    // The host's ports are one namespace for every service: claimed in the log before the port is written.
+    const port = { portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol, applicationId: input.applicationId };
+    // A repeat the read models see is refused before anything is claimed, so the refusal appends nothing.
+    mustNotRepeatTarget(port, await bindingsOf(input.applicationId, ctx));
+    // The host's ports are one namespace for every service: claimed in the log before the port is written;
+    // so is its container port within the application (the engine publishes one binding of each).
     return inApplication(ctx, input.applicationId, portId, () =>
-      movePortName(ctx, null, hostPort(input.publishedPort, protocol), portId, input.applicationId, () => change(portAggregate, async () => ({
-        type: 'CreatePort',
-        data: {
-          portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol,
-          applicationId: input.applicationId, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx),
-        },
-      } satisfies PortCommand))(input, ctx)), removePort);
+      movePortName(ctx, null, hostPort(input.publishedPort, protocol), portId, input.applicationId, () =>
+        moveTargetName(ctx, null, port, portId, () => change(portAggregate, async () => ({
+          type: 'CreatePort',
+          data: { ...port, createdAt: ctx.now, taken: await bindingsOf(input.applicationId, ctx) },
+        } satisfies PortCommand))(input, ctx))), removePort);
   },
   one: one(portAggregate),
   update: async (input, ctx) => {
@@ -110,10 +113,12 @@ export const port: GroupHandlers<typeof contract.port> = {
     const current = await ctx.readToChange(portAggregate, input.portId, 'portId');
     const protocol = input.protocol ?? current.protocol;
     const next = hostPort(input.publishedPort, protocol);
+    const target = { applicationId: current.applicationId, targetPort: input.targetPort, protocol };
+    mustNotRepeatTarget({ ...input, protocol }, await bindingsOf(current.applicationId, ctx));
     return movePortName(ctx, hostPort(current.publishedPort, current.protocol), next, input.portId, current.applicationId,
-      () => change(portAggregate, async () => ({
+      () => moveTargetName(ctx, current, target, input.portId, () => change(portAggregate, async () => ({
         type: 'UpdatePort', data: { ...input, protocol, taken: await bindingsOf(current.applicationId, ctx) },
-      } satisfies PortCommand))(input, ctx));
+      } satisfies PortCommand))(input, ctx)));
   },
   delete: (input, ctx) => removePort(input.portId, ctx),
 };
@@ -133,6 +138,7 @@ export const security: GroupHandlers<typeof contract.security> = {
   create: async (input, ctx) => {
     await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
     mustBeBasicAuthName(input.username);
+    mustBeBasicAuthPassword(input.password);
     const securityId = ctx.newId(securityAggregate);
     return inApplication(ctx, input.applicationId, securityId, () =>
       withClaim(ctx, 'basicAuth', usernameOf(input.applicationId, input.username), securityId, () => change(securityAggregate, async () => ({
@@ -147,6 +153,7 @@ export const security: GroupHandlers<typeof contract.security> = {
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(securityAggregate, input.securityId, 'securityId');
     mustBeBasicAuthName(input.username);
+    mustBeBasicAuthPassword(input.password);
     const name = (username: string) => usernameOf(current.applicationId, username);
     return moveName(ctx, 'basicAuth', name(current.username), name(input.username), input.securityId,
       () => change(securityAggregate, async () => ({

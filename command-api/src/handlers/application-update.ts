@@ -12,11 +12,13 @@ import { renaming, withAppName } from './app-name.ts';
 import { mayMoveTo, movingProject } from './project-use.ts';
 import { REGISTRY_USE } from './registry.ts';
 import { moveUse, mustBeUsable } from './reservations.ts';
-import { chosenToken, sealedEnv, sealedGitUrl, sealedOrNull } from './secret-update.ts';
+import { chosenToken, sealedEnv, sealedOrNull } from './secret-update.ts';
+import { recordedGitUrl } from './git-source.ts';
 import { mayTakeToken, withDeployToken } from '../deploy-token.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
 import { otherServices } from './other-services.ts';
 import { mustNotBeNamedInOthers } from '@berth/shared/domain/application/proxy-config';
+import { mustNotJoinEngineNetworks } from '@berth/shared/domain/application/engine-networks';
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
 import { mustKeepCreatedAt } from './created-at.ts';
 
@@ -48,6 +50,8 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
     await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     await mustBeUsable(ctx, 'registry', input.registryId, input.applicationId, REGISTRY_USE);
   }
+  // For admins too: Berth does not run a service in the host's network namespace through this field.
+  mustNotJoinEngineNetworks(input.networkOrch);
   await mustNotImpersonate(ctx, input.applicationId, input.networkOrch);
   const reserved = reservedLabelsIn(input.labelsOrch ?? {});
   if (reserved.length > 0) {
@@ -61,7 +65,7 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
       ...fields,
       env: sealedEnv(ctx, fields.env, current.env),
       password: sealedOrNull(ctx, password, current.password),
-      customGitUrl: sealedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
+      customGitUrl: recordedGitUrl(ctx, fields.customGitUrl, current.customGitUrl),
       // A deploy token chosen by the caller is kept sealed like a generated one, so pushes find it.
       refreshToken: chosenToken(ctx, refreshToken, current.refreshToken),
       ...sshKeyChange(ctx, customGitSSHKey, current),

@@ -13,7 +13,8 @@ import { stopUsing, withClaim } from './reservations.ts';
 import { inProject, leaveProject } from './project-use.ts';
 import { childrenOf, removeChildrenOf } from './application-children.ts';
 import { updateApplication } from './application-update.ts';
-import { refreshedToken, sealedEnv, sealedGitUrl, sealedOrNull } from './secret-update.ts';
+import { refreshedToken, sealedEnv, sealedOrNull } from './secret-update.ts';
+import { recordedGitUrl } from './git-source.ts';
 import { releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { readProxyFile } from '@berth/shared/adapters/proxy-file';
 import { appMonitoring } from './engine.ts';
@@ -80,7 +81,7 @@ export const application: GroupHandlers<typeof contract.application> = {
   }),
   saveGitProdiver: act(async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
-    return { type: 'SaveGitProvider', data: { ...input, customGitUrl: sealedGitUrl(ctx, input.customGitUrl, current.customGitUrl) } };
+    return { type: 'SaveGitProvider', data: { ...input, customGitUrl: recordedGitUrl(ctx, input.customGitUrl, current.customGitUrl) } };
   }),
   generateSSHKey: act((input, ctx) => {
     const { publicKey, privateKey } = generateSshKeyPair();
@@ -93,8 +94,8 @@ export const application: GroupHandlers<typeof contract.application> = {
   refreshToken: refreshedToken(applicationAggregate, (refreshToken) => act((input) => ({ type: 'RefreshToken', data: { applicationId: input.applicationId, refreshToken } }))),
   markRunning: act((input) => ({ type: 'MarkRunning', data: input })),
   updateProxyConfig: (input, ctx) =>
-    withProxyNames(input.applicationId, input.proxyConfig, ctx, (replacing) =>
-      act((data: typeof input) => ({ type: 'UpdateProxyConfig', data: { ...data, replacing } }))(input, ctx)),
+    withProxyNames(input.applicationId, input.proxyConfig, ctx, (replacing, proxyConfig) =>
+      act((data: typeof input) => ({ type: 'UpdateProxyConfig', data: { ...data, proxyConfig, replacing } }))(input, ctx)),
   ...applicationRuntime,
   readProxyConfig: async (input, ctx) => {
     const current = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');

@@ -17,7 +17,8 @@ import { hostPort, release, tryClaim, withClaim } from './reservations.ts';
 import { inProject, leaveProject, mayJoin, mayMoveTo, movingProject } from './project-use.ts';
 import { change, one, type BuilderOf, type GroupHandlers, type Handler } from './kit.ts';
 import { sshKeyChange } from './ssh-key-update.ts';
-import { chosenToken, refreshedToken, sealedEnv, sealedGitUrl } from './secret-update.ts';
+import { chosenToken, refreshedToken, sealedEnv } from './secret-update.ts';
+import { recordedGitUrl } from './git-source.ts';
 import { mayTakeToken, releaseDeployToken, withDeployToken } from '../deploy-token.ts';
 import { composeRuntime } from './compose-runtime.ts';
 import { mustKeepCreatedAt } from './created-at.ts';
@@ -146,7 +147,7 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
   const current = await ctx.readToChange(composeAggregate, input.composeId, ID);
   // Sealed first: the same text sent back reuses the stored copy, so it reads as unchanged.
   const env = sealedEnv(ctx, input.env, current.env);
-  const customGitUrl = sealedGitUrl(ctx, input.customGitUrl, current.customGitUrl);
+  const customGitUrl = recordedGitUrl(ctx, input.customGitUrl, current.customGitUrl);
   mayChangeWhatItRuns(ctx, { ...input, env, customGitUrl }, current);
   mustKeepCreatedAt(input.createdAt, current.createdAt);
   mustNameAProject(input, current);

@@ -4,9 +4,10 @@
 // (the deployer lets go of it once a rollout no longer publishes it), and a port taking it again
 // takes it back from the application. Another service cannot claim it meanwhile.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
+import { targetTaken, type Port } from '@berth/shared/domain/port/port';
 import { reservationAggregate, reservationKey } from '@berth/shared/domain/reservation/reservation';
 import type { Context } from '../context.ts';
-import { moving, release } from './reservations.ts';
+import { moveName, moving, release } from './reservations.ts';
 
 const handOver = (ctx: Context, name: string, owner: string, to: string) => {
   const key = reservationKey('hostPort', name);
@@ -36,3 +37,18 @@ export async function letGoOfPortName(ctx: Context, name: string, portId: string
 /** Applies a change that moves a port from the host port `current` to `next` (either null: none). */
 export const movePortName = <T>(ctx: Context, current: string | null, next: string | null, portId: string, applicationId: string, apply: () => Promise<T>): Promise<T> =>
   moving(current, next, (name) => takePortName(ctx, name, portId, applicationId), (name) => letGoOfPortName(ctx, name, portId, applicationId), apply);
+
+type Target = Pick<Port, 'applicationId' | 'targetPort' | 'protocol'>;
+
+/** The name a port holds for its container port, unique within its application (see domain/port/port.ts). */
+export const targetName = (port: Target): string => `${port.applicationId}/${port.targetPort}/${port.protocol}`;
+
+/**
+ * Applies a change that moves a port from one container port to another (`current` null: a new
+ * port), claimed in the log, so of two requests giving one application's ports one container port
+ * only one wins (CONFLICT naming targetPort). A port written before this claim existed holds none:
+ * the siblings the handler reads refuse a repeat of its container port.
+ */
+export const moveTargetName = <T>(ctx: Context, current: Target | null, next: Target, portId: string, apply: () => Promise<T>): Promise<T> =>
+  moveName(ctx, 'targetPort', current && targetName(current), targetName(next), portId, apply, 'targetPort',
+    () => targetTaken(next.targetPort, next.protocol));

@@ -1,13 +1,14 @@
 // Builds an application's image from its fetched source: the engine's own builder for a
 // containerfile, or the external CLI of a pack build type when it is installed on this host.
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Application, BuildType } from '@berth/shared/domain/application/record';
 import type { ContainerEngine } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from './env.ts';
 import { isInstalled, runTool } from './process.ts';
-import { insideRepository } from './repository-path.ts';
+import { foundInRepository, insideRepository } from './repository-path.ts';
+import { mustBuildOnImagesItMayRun } from './base-images.ts';
 import { appMark } from './service-spec.ts';
 import { markLabels } from '@berth/shared/domain/ownership';
 
@@ -41,6 +42,9 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
     if (!found) throw new DeploymentFailure(`no Containerfile or Dockerfile in the build path "${job.buildPath ?? '.'}"`);
     containerfile = found;
   }
+  // Read where the builder reads it, the links of the repository resolved: one leading out is refused, not read.
+  const text = app.containerfile || await readFile(foundInRepository(dir, containerfile, 'containerfile') ?? join(dir, containerfile), 'utf8');
+  await mustBuildOnImagesItMayRun(engine, app, text);
   job.log(`Building ${job.tag} from ${containerfile}`);
   // Marked as the application's: its removal takes only images that carry the mark.
   await engine.buildImage({ contextDir: dir, containerfile, tag: job.tag, labels: markLabels(appMark(app)), onLine: job.log, signal: job.signal });

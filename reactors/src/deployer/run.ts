@@ -8,6 +8,7 @@ import type { DeploymentResult, DeploymentWork, InterruptedWork, RunDeployment }
 import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure, parseEnv } from './env.ts';
 import { deploymentTag, localRepository, registryAuth, registryRepository } from './images.ts';
+import { mustJoinOnlyOverlays } from './networks.ts';
 import { restoreInterrupted, rollOut } from './rollout.ts';
 import { serviceSpecOf } from './service-spec.ts';
 import { produceImage } from './source.ts';
@@ -26,6 +27,7 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     // What can fail without touching anything fails first. The env is recorded sealed (it holds
     // the service's secrets); one recorded before that is in clear, and reveal leaves it as it is.
     const env = parseEnv(deps.secrets.reveal(app.env));
+    await mustJoinOnlyOverlays(deps.engine, app.networkOrch);
     const registry = await registryOf(deps, work);
     const auth: RegistryAuth | undefined = registry ? registryAuth(registry, deps.secrets) : undefined;
     let image = work.image;

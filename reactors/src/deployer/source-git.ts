@@ -5,7 +5,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSealed, type Sealed, type SecretBox } from '@berth/shared/crypto/secrets';
 import { runTool } from './process.ts';
-import { redactUrl } from '@berth/shared/domain/git-url';
+import { allowedGitProtocols, isLocalGitUrl, redactUrl } from '@berth/shared/domain/git-url';
 
 /** The file of a source folder that holds its ssh key while git runs. */
 const KEY_FILE = 'ssh-key';
@@ -25,9 +25,6 @@ export interface Fetched {
   readonly revision: string;
 }
 
-
-/** Neither a URL (`scheme://`) nor an ssh address (`user@host:path`). */
-const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/@]+@[^:/]+:/.test(url);
 
 /** Credentials for git's http transport through its environment: not in the arguments (ps) or `.git/config`. */
 const basicAuthEnv = ({ user, password }: { user: string; password: string }): NodeJS.ProcessEnv => ({
@@ -60,7 +57,7 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
     const source = await resolve();
     if (await originOf(dir) === source.url) {
       options.log(`Updating the checkout from ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
-      const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
+      const shallow = isLocalGitUrl(source.url) ? [] : ['--depth', '1'];
       await withAuth(into, source, options.secrets, (env) => runTool('git', ['fetch', ...shallow, 'origin', source.branch ?? 'HEAD'], { ...run, cwd: dir, env }));
       await runTool('git', ['reset', '--hard', 'FETCH_HEAD'], { ...run, cwd: dir });
       return revisionOf(dir, run);
@@ -71,7 +68,7 @@ export async function fetchGit(given: GitSource | (() => Promise<GitSource>), in
     options.log(`Cloning ${redactUrl(source.url)}${source.branch ? ` at ${source.branch}` : ''}`);
     const branch = source.branch ? ['--branch', source.branch] : [];
     // A local repository is cloned whole (git ignores --depth there, and says so).
-    const shallow = isLocalPath(source.url) ? [] : ['--depth', '1'];
+    const shallow = isLocalGitUrl(source.url) ? [] : ['--depth', '1'];
     // Beside the last checkout, which a failed clone leaves as it was: a redeploy still rebuilds it.
     const next = join(into, 'source.next');
     await rm(next, { recursive: true, force: true });
@@ -100,10 +97,15 @@ async function revisionOf(dir: string, run: { signal: AbortSignal; log: (line: s
 const authEnv = async (into: string, source: GitSource, secrets: SecretBox): Promise<NodeJS.ProcessEnv> =>
   source.sshKey ? sshEnv(into, secrets.open(source.sshKey)) : source.basicAuth ? basicAuthEnv(source.basicAuth) : {};
 
-/** Runs git's `work` with what it needs to reach the source; a key written for it is removed after, however it ends. */
+/**
+ * Runs git's `work` with what it needs to reach the source, and no transport it does not need: the
+ * network ones, and `file` only for a source on this host (which only an admin saves), so that a
+ * redirect, a submodule or a remote helper (`ext::` runs a command) cannot make a clone read this
+ * host's repositories. A key written for it is removed after, however it ends.
+ */
 async function withAuth<T>(into: string, source: GitSource, secrets: SecretBox, work: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
   try {
-    return await work(await authEnv(into, source, secrets));
+    return await work({ ...await authEnv(into, source, secrets), GIT_ALLOW_PROTOCOL: allowedGitProtocols(source.url) });
   } finally {
     await rm(join(into, KEY_FILE), { force: true });
   }

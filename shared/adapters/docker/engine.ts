@@ -41,6 +41,7 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     volumeLabels: (name) => volumes.volumeLabels(docker, name),
     createVolume: (name, labels) => volumes.createVolume(docker, name, labels),
     removeVolume: (name) => volumes.removeVolume(docker, name),
+    network: (name) => networks.network(docker, name),
     listNetworks: (filter) => networks.listNetworks(docker, filter),
     removeNetwork: (name) => networks.removeNetwork(docker, name),
   };

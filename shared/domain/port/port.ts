@@ -16,7 +16,7 @@ export interface Port {
 }
 
 /** A port the application already publishes, as the handler read it: what a new binding must not repeat. */
-export type Binding = Pick<Port, 'portId' | 'publishedPort' | 'protocol'>;
+export type Binding = Pick<Port, 'portId' | 'publishedPort' | 'targetPort' | 'protocol'>;
 
 type Mapping = Pick<Port, 'portId' | 'publishedPort' | 'targetPort' | 'protocol'>;
 
@@ -32,12 +32,32 @@ export type PortEvent =
 
 const LABEL = 'Port';
 
-/** One application cannot publish the same port and protocol twice: the runtime would refuse it. */
+/**
+ * One application cannot publish the same port and protocol twice: the runtime would refuse it. Nor
+ * publish one container port and protocol twice: the engine keys a service's host-mode bindings by
+ * the container's port, so it would publish one of them, and the other host port would stay claimed
+ * with nothing behind it.
+ */
 function mustBeFree(port: Mapping, taken: readonly Binding[]): void {
   const clash = taken.find((other) => other.portId !== port.portId
     && other.publishedPort === port.publishedPort && other.protocol === port.protocol);
   if (clash) throw conflict(`publishedPort ${port.publishedPort}/${port.protocol} is already published by this application`, 'publishedPort');
+  mustNotRepeatTarget(port, taken);
 }
+
+/**
+ * Exported so a handler can refuse a repeated container port before it claims anything. A sibling on
+ * the same host port too is left to the host port's refusal, the clash a caller sees first.
+ */
+export function mustNotRepeatTarget(port: Mapping, taken: readonly Binding[]): void {
+  const clash = taken.find((other) => other.portId !== port.portId && other.publishedPort !== port.publishedPort
+    && other.targetPort === port.targetPort && other.protocol === port.protocol);
+  if (clash) throw targetTaken(port.targetPort, port.protocol);
+}
+
+/** The refusal of a container port another port of the application publishes. */
+export const targetTaken = (targetPort: number, protocol: string) =>
+  conflict(`targetPort ${targetPort}/${protocol} is already published by another port of this application`, 'targetPort');
 
 export const portAggregate: Aggregate<Port, PortCommand, PortEvent> = {
   name: 'port',

@@ -30,11 +30,12 @@ export type ReservationEvent =
  * of a name across every application's file. `deployToken` names `<kind>/<digest>` (`compose/…`):
  * a keyed digest of a service's deploy token, never the token; unique within a kind, as each kind
  * has its own push route. `backupSlot` names a backup folder as `backupFolder` does, owned by the
- * one backup in it (domain/backup/folder.ts).
+ * one backup in it (domain/backup/folder.ts). `targetPort` names `<applicationId>/<port>/<protocol>`,
+ * owned by the port of that application publishing the container port (domain/port/port.ts).
  */
 export const reservationKey = (
   scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName' | 'deployToken'
-    | 'backupSlot', name: string,
+    | 'backupSlot' | 'targetPort', name: string,
 ) => `${scope}:${name}`;
 
 /** A host port as reserved: the port and its protocol (a database's external port is TCP). */
