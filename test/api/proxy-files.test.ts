@@ -28,7 +28,7 @@ describe('proxy files through the API', () => {
   it('holds two redirects, two basic-auth users and the certificate, keeps a user\'s router, and refuses invalid YAML', async () => {
     await berth.ok('port.create', { applicationId, publishedPort: 18080, targetPort: 3000 });
     const first = await berth.ok('redirects.create', { applicationId, regex: '^http://old\\.test/(.*)', replacement: 'https://new.test/${1}', permanent: true });
-    await berth.ok('redirects.create', { applicationId, regex: '^https://www\\.(.*)', replacement: 'https://${1}', permanent: false });
+    const second = await berth.ok('redirects.create', { applicationId, regex: '^https://www\\.(.*)', replacement: 'https://${1}', permanent: false });
     await berth.ok('security.create', { applicationId, username: 'alice', password: 'alice-password' });
     await berth.ok('security.create', { applicationId, username: 'bob', password: 'bob-password' });
     const certificate = await berth.ok('certificates.create', { name: 'shop', ...selfSignedCertificate('shop.test') });
@@ -44,7 +44,7 @@ describe('proxy files through the API', () => {
     assert.equal(proxyStructureFault(written), null);
     assert.deepEqual(written.http.services[`${appName}-service`].loadBalancer.servers, [{ url: `http://${appName}:3000` }]);
     assert.equal(Object.keys(written.http.middlewares).filter((name) => name.includes('-redirect-')).length, 2);
-    assert.deepEqual(written.http.routers.shop.middlewares, [`${appName}-redirect-1`, `${appName}-redirect-2`, `${appName}-auth`]);
+    assert.deepEqual(written.http.routers.shop.middlewares, [`${appName}-redirect-${first.redirectId}`, `${appName}-redirect-${second.redirectId}`, `${appName}-auth`]);
     assert.ok(written.tls.certificates[0].certFile.endsWith(`${certificate.certificatePath}/chain.crt`));
     assert.ok(existsSync(written.tls.certificates[0].certFile), 'the certificate\'s own file is written');
     // The reactor may write the file once more meanwhile (each write salts the password hashes anew).
@@ -54,7 +54,7 @@ describe('proxy files through the API', () => {
     await berth.ok('redirects.update', { redirectId: first.redirectId, regex: '^http://older\\.test/(.*)', replacement: 'https://new.test/${1}', permanent: true });
     const changed = await eventually('the changed redirect', async () => {
       const current = file();
-      return current.http.middlewares[`${appName}-redirect-1`].redirectRegex.regex === '^http://older\\.test/(.*)' ? current : null;
+      return current.http.middlewares[`${appName}-redirect-${first.redirectId}`].redirectRegex.regex === '^http://older\\.test/(.*)' ? current : null;
     });
     assert.equal(changed.http.routers.shop.rule, 'Host(`shop.test`)', 'the user\'s router survives');
 

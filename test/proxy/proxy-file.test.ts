@@ -31,10 +31,10 @@ test('the proxy file holds the service, redirect and basic-auth middlewares and 
   const file = parse(readFileSync(proxyFilePath(d.deps.settings.proxyDir, app.appName), 'utf8'));
   assert.equal(proxyStructureFault(file), null);
   assert.deepEqual(file.http.services[`${app.appName}-service`].loadBalancer.servers, [{ url: `http://${app.appName}:3000` }]);
-  assert.deepEqual(file.http.middlewares[`${app.appName}-redirect-1`], {
+  assert.deepEqual(file.http.middlewares[`${app.appName}-redirect-r1`], {
     redirectRegex: { regex: '^http://old\\.test/(.*)', replacement: 'https://new.test/${1}', permanent: true },
   });
-  assert.equal(file.http.middlewares[`${app.appName}-redirect-2`].redirectRegex.permanent, false);
+  assert.equal(file.http.middlewares[`${app.appName}-redirect-r2`].redirectRegex.permanent, false);
   const users: string[] = file.http.middlewares[`${app.appName}-auth`].basicAuth.users;
   assert.deepEqual(users.map((entry) => entry.split(':')[0]), ['alice', 'bob']);
   assert.ok(htpasswdMatches(users[0]!, 'alice-password'), 'the password is stored as a bcrypt hash');
@@ -51,9 +51,9 @@ test('a router the user wrote survives a later redirect change and gets Berth\'s
   const file = parse(readFileSync(proxyFilePath(d.deps.settings.proxyDir, app.appName), 'utf8'));
   assert.equal(proxyStructureFault(file), null);
   assert.equal(file.http.routers.shop.rule, 'Host(`shop.test`)');
-  assert.deepEqual(file.http.routers.shop.middlewares, ['my-headers', `${app.appName}-redirect-1`, `${app.appName}-auth`]);
+  assert.deepEqual(file.http.routers.shop.middlewares, ['my-headers', `${app.appName}-redirect-r1`, `${app.appName}-auth`]);
   assert.ok(file.http.middlewares['my-headers'].headers);
-  assert.equal(file.http.middlewares[`${app.appName}-redirect-2`], undefined, 'the removed redirect is gone');
+  assert.equal(file.http.middlewares[`${app.appName}-redirect-r2`], undefined, 'the removed redirect is gone');
 });
 
 test('rewriting an application whose records did not change leaves its file untouched; a new password changes only that user\'s entry', async () => {

@@ -45,7 +45,7 @@ describe('the proxy file of a renamed application', () => {
     const { applicationId, appName: old } = await berth.ok('application.create', { name: 'shop', projectId });
     await berth.ok('port.create', { applicationId, publishedPort: 18080, targetPort: 3000 });
     await berth.ok('security.create', { applicationId, username: 'alice', password: 'pw-alice' });
-    await berth.ok('redirects.create', { applicationId, regex: '^/old(.*)', replacement: '/new${1}', permanent: true });
+    const { redirectId: r1 } = await berth.ok('redirects.create', { applicationId, regex: '^/old(.*)', replacement: '/new${1}', permanent: true });
     await berth.ok('application.updateProxyConfig', { applicationId, proxyConfig: userRouter(old) });
     await eventually('the file with the router and auth', async () => text(old)?.includes(`${old}-auth`) && text(old)?.includes('shop.test'));
 
@@ -58,15 +58,15 @@ describe('the proxy file of a renamed application', () => {
     assert.ok(!written.includes(old), `nothing names ${old} any more:\n${written}`);
     assert.deepEqual(Object.keys(file.http.services), [`${renamed}-service`]);
     assert.deepEqual(file.http.services[`${renamed}-service`].loadBalancer.servers, [{ url: `http://${renamed}:3000` }]);
-    assert.deepEqual(Object.keys(file.http.middlewares).sort(), ['my-headers', `${renamed}-auth`, `${renamed}-redirect-1`]);
+    assert.deepEqual(Object.keys(file.http.middlewares).sort(), ['my-headers', `${renamed}-auth`, `${renamed}-redirect-${r1}`]);
     assert.equal(file.http.routers.shop.service, `${renamed}-service`);
-    assert.deepEqual(file.http.routers.shop.middlewares, ['my-headers', `${renamed}-redirect-1`, `${renamed}-auth`]);
+    assert.deepEqual(file.http.routers.shop.middlewares, ['my-headers', `${renamed}-redirect-${r1}`, `${renamed}-auth`]);
     assert.equal(await berth.ok('application.readProxyConfig', { applicationId }), written);
 
     // A later change keeps the stored router re-pointed (the stored text still names the old service).
-    await berth.ok('redirects.create', { applicationId, regex: '^/older(.*)', replacement: '/new${1}', permanent: false });
-    const later = parse(await eventually('the second redirect', async () => text(renamed)?.includes(`${renamed}-redirect-2`) && text(renamed)));
-    assert.deepEqual(later.http.routers.shop.middlewares, ['my-headers', `${renamed}-redirect-1`, `${renamed}-redirect-2`, `${renamed}-auth`]);
+    const { redirectId: r2 } = await berth.ok('redirects.create', { applicationId, regex: '^/older(.*)', replacement: '/new${1}', permanent: false });
+    const later = parse(await eventually('the second redirect', async () => text(renamed)?.includes(`${renamed}-redirect-${r2}`) && text(renamed)));
+    assert.deepEqual(later.http.routers.shop.middlewares, ['my-headers', `${renamed}-redirect-${r1}`, `${renamed}-redirect-${r2}`, `${renamed}-auth`]);
     assert.equal(text(old), null);
 
     await berth.ok('application.delete', { applicationId });
@@ -88,8 +88,8 @@ describe('the proxy file of a renamed application', () => {
     await berth.ok('port.create', { applicationId: second.applicationId, publishedPort: 18082, targetPort: 4000 });
     const theirs = await eventually('the second file', async () => text(taken)?.includes(':4000') && text(taken));
 
-    await berth.ok('redirects.create', { applicationId: first.applicationId, regex: '^/a(.*)', replacement: '/b${1}', permanent: true });
-    await eventually('the first application rewritten', async () => text(renamed)?.includes(`${renamed}-redirect-1`));
+    const { redirectId } = await berth.ok('redirects.create', { applicationId: first.applicationId, regex: '^/a(.*)', replacement: '/b${1}', permanent: true });
+    await eventually('the first application rewritten', async () => text(renamed)?.includes(`${renamed}-redirect-${redirectId}`));
     await berth.ok('application.delete', { applicationId: first.applicationId });
     await eventually('the first application\'s file removed', async () => text(renamed) === null);
     assert.equal(text(taken), theirs, 'the other application\'s file under the former name stays');
@@ -119,15 +119,15 @@ describe('the generated file after renames', () => {
 `;
     const file = parse(proxyFileOf({
       applicationId: 'a1', appName: 'third', formerAppNames: ['first', 'second'], userConfig, targetPort: 8080,
-      redirects: [{ regex: '^/x', replacement: '/y', permanent: true }], users: ['alice:hash'], certificatePaths: [], proxyDir: '/proxy',
+      redirects: [{ redirectId: 'x1', regex: '^/x', replacement: '/y', permanent: true }], users: ['alice:hash'], certificatePaths: [], proxyDir: '/proxy', previousFile: null,
     }));
     assert.equal(file.http.routers.web.service, 'third-service@file');
-    assert.deepEqual(file.http.routers.web.middlewares, ['mine', 'third-redirect-1', 'third-auth']);
+    assert.deepEqual(file.http.routers.web.middlewares, ['mine', 'third-redirect-x1', 'third-auth']);
     assert.equal(file.http.routers.other.service, 'elsewhere-service');
     assert.deepEqual(file.http.routers.other.middlewares, ['third-auth'], 'a router to another service follows the rename too');
     assert.deepEqual(Object.keys(file.http.services).sort(), ['elsewhere-service', 'third-service']);
     assert.deepEqual(file.http.services['third-service'].loadBalancer.servers, [{ url: 'http://third:8080' }]);
-    assert.deepEqual(Object.keys(file.http.middlewares).sort(), ['mine', 'third-auth', 'third-redirect-1']);
+    assert.deepEqual(Object.keys(file.http.middlewares).sort(), ['mine', 'third-auth', 'third-redirect-x1']);
     assert.deepEqual(file.http.middlewares['third-auth'].basicAuth.users, ['alice:hash'], 'Berth\'s own middleware, not the stored one');
   });
 });

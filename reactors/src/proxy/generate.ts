@@ -7,6 +7,7 @@ import type { Redirect } from '@berth/shared/domain/redirect/redirect';
 import { authName, isBerthMiddlewareName, redirectName, serviceName } from '@berth/shared/domain/application/proxy-names';
 import { certificateFilesOf } from './certificate-files.ts';
 import { currentName } from './names.ts';
+import { numberedIn, numberedLine, renumbered, type Numbered, type Used } from './numbered-redirects.ts';
 
 export interface ProxyInputs {
   readonly applicationId: string;
@@ -15,41 +16,47 @@ export interface ProxyInputs {
   readonly formerAppNames: readonly string[];
   /** What the user last saved with updateProxyConfig. */
   readonly userConfig: string | null;
-  /** The first port record's target port; the proxy reaches the service on it. */
+  /** The first TCP port record's target port; the proxy reaches the service on it. */
   readonly targetPort: number | null;
-  readonly redirects: readonly Pick<Redirect, 'regex' | 'replacement' | 'permanent'>[];
+  readonly redirects: readonly Pick<Redirect, 'redirectId' | 'regex' | 'replacement' | 'permanent'>[];
   /** `username:hash` entries, hashed by the caller. */
   readonly users: readonly string[];
   /** Certificate folders, relative to the proxy's folder. */
   readonly certificatePaths: readonly string[];
   readonly proxyDir: string;
+  /** The file as Berth last wrote it: it tells which redirect a former numbered name named. */
+  readonly previousFile: string | null;
 }
 
-type Map = Record<string, unknown>;
+type Mapping = Record<string, unknown>;
 const DEFAULT_PORT = 80;
 
-const mapOf = (value: unknown): Map => (value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Map) } : {});
+const mapOf = (value: unknown): Mapping => (value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Mapping) } : {});
 
-function middlewaresOf(inputs: ProxyInputs): Map {
-  const middlewares: Map = {};
-  inputs.redirects.forEach((redirect, index) => {
-    middlewares[redirectName(inputs.appName, index)] = {
+function middlewaresOf(inputs: ProxyInputs): Mapping {
+  const middlewares: Mapping = {};
+  for (const redirect of inputs.redirects) {
+    middlewares[redirectName(inputs.appName, redirect.redirectId)] = {
       redirectRegex: { regex: redirect.regex, replacement: redirect.replacement, permanent: redirect.permanent },
     };
-  });
+  }
   if (inputs.users.length > 0) middlewares[authName(inputs.appName)] = { basicAuth: { users: [...inputs.users], removeHeader: true } };
   return middlewares;
 }
 
 /** A map whose keys Berth gave under a former appName carry the current one. */
-const withCurrentKeys = (value: unknown, inputs: ProxyInputs): Map =>
+const withCurrentKeys = (value: unknown, inputs: ProxyInputs): Mapping =>
   Object.fromEntries(Object.entries(mapOf(value)).map(([name, entry]) => [currentName(name, inputs.appName, inputs.formerAppNames), entry]));
 
-/** A router naming Berth's service or middlewares under a former appName names the current ones. */
-function repointed(router: unknown, inputs: ProxyInputs): unknown {
+/**
+ * A router naming Berth's service or middlewares under a former appName names the current ones; one
+ * naming a redirect middleware by its former number names it by its redirect's id (noted in `used`).
+ */
+function repointed(router: unknown, inputs: ProxyInputs, numbered: Numbered, used: Used): unknown {
   if (!router || typeof router !== 'object' || Array.isArray(router)) return router;
   const entry = mapOf(router);
-  const current = (name: unknown) => (typeof name === 'string' ? currentName(name, inputs.appName, inputs.formerAppNames) : name);
+  const current = (name: unknown) => (typeof name === 'string'
+    ? renumbered(currentName(name, inputs.appName, inputs.formerAppNames), inputs.appName, numbered, used) : name);
   if (entry.service !== undefined) entry.service = current(entry.service);
   if (Array.isArray(entry.middlewares)) entry.middlewares = entry.middlewares.map(current);
   return entry;
@@ -74,6 +81,28 @@ const OWNER = /\(application (\S+)\), written by Berth\.$/;
 /** The application a proxy file was written for; null for one written before files named it. */
 export const ownerOf = (text: string): string | null => OWNER.exec(text.split('\n', 1)[0] ?? '')?.[1] ?? null;
 
+/**
+ * The user's certificates first, then Berth's: updateProxyConfig accepted the user's, so the file
+ * must hold them. A user's entry naming the files of another before it, or of one of Berth's (saved
+ * back from a file Berth wrote), is left out; Berth's are one per certificate record, as before.
+ */
+function certificatesOf(tls: unknown, inputs: ProxyInputs): unknown[] {
+  const theirs: unknown[] = Array.isArray(mapOf(tls).certificates) ? mapOf(tls).certificates as unknown[] : [];
+  const ours = inputs.certificatePaths.map((path) => certificateFilesOf(inputs.proxyDir, path));
+  const keyOf = (certificate: unknown) => {
+    const { certFile, keyFile } = mapOf(certificate);
+    return JSON.stringify([certFile, keyFile]);
+  };
+  const seen = new Set(ours.map(keyOf));
+  const kept = theirs.filter((certificate) => {
+    const key = keyOf(certificate);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...kept, ...ours];
+}
+
 export function proxyFileOf(inputs: ProxyInputs): string {
   // Merge keys resolved as the proxy resolves them, so a router that takes Berth's service through
   // one (`<<: *common`) gets Berth's middlewares as any other.
@@ -83,15 +112,17 @@ export function proxyFileOf(inputs: ProxyInputs): string {
   const middlewares = Object.fromEntries(Object.entries(withCurrentKeys(http.middlewares, inputs))
     .filter(([name]) => !isBerthMiddlewareName(inputs.appName, name)));
   Object.assign(middlewares, ours);
+  const numbered = numberedIn(inputs.previousFile, inputs.appName, inputs.formerAppNames, inputs.redirects);
+  const used: Used = new Map();
   const routers = Object.fromEntries(Object.entries(mapOf(http.routers))
-    .map(([name, router]) => [name, withOurMiddlewares(repointed(router, inputs), inputs, Object.keys(ours))]));
+    .map(([name, router]) => [name, withOurMiddlewares(repointed(router, inputs, numbered, used), inputs, Object.keys(ours))]));
   const services = {
     ...withCurrentKeys(http.services, inputs),
     [serviceName(inputs.appName)]: {
       loadBalancer: { servers: [{ url: `http://${inputs.appName}:${inputs.targetPort ?? DEFAULT_PORT}` }], passHostHeader: true },
     },
   };
-  const file: Map = {
+  const file: Mapping = {
     ...config,
     http: {
       ...http,
@@ -100,8 +131,8 @@ export function proxyFileOf(inputs: ProxyInputs): string {
       services,
     },
   };
-  const certificates = inputs.certificatePaths.map((path) => certificateFilesOf(inputs.proxyDir, path));
+  const certificates = certificatesOf(config.tls, inputs);
   const tls = { ...mapOf(config.tls), certificates: certificates.length > 0 ? certificates : undefined };
   file.tls = Object.values(tls).some((value) => value !== undefined) ? tls : undefined;
-  return `${headerOf(inputs)}\n${stringify(file)}`;
+  return `${headerOf(inputs)}\n${numberedLine(used)}${stringify(file)}`;
 }

@@ -25,11 +25,13 @@ export async function writeApplicationProxy(deps: ProxyDeps,
     appName: app.appName,
     formerAppNames,
     userConfig: app.proxyConfig,
-    targetPort: ports[0]?.targetPort ?? null,
+    // The service is an HTTP load balancer: a UDP port cannot carry it.
+    targetPort: ports.find((port) => port.protocol === 'tcp')?.targetPort ?? null,
     redirects,
     users: securities.map((user) => entryOf(previous, user.username, deps.secrets.open(user.password))),
     certificatePaths: certificates.map((certificate) => certificate.certificatePath),
     proxyDir: dir,
+    previousFile: previous,
   });
   // The proxy reloads a file it sees change: one whose content is the same is left alone.
   if (text !== current) await writeProxyFile(dir, app.appName, text);

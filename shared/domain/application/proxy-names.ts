@@ -5,7 +5,14 @@
 export const serviceName = (appName: string) => `${appName}-service`;
 export const authName = (appName: string) => `${appName}-auth`;
 const redirectPrefix = (appName: string) => `${appName}-redirect-`;
-export const redirectName = (appName: string, index: number) => `${redirectPrefix(appName)}${index + 1}`;
+// By the redirect's id, not its position: removing one redirect must not rename another's
+// middleware, which a user's router may name.
+export const redirectName = (appName: string, redirectId: string) => `${redirectPrefix(appName)}${redirectId}`;
+/** The number of a redirect middleware named by position, as Berth named them before (`<appName>-redirect-2`); null for any other name. */
+export const numberedRedirect = (appName: string, name: string): number | null => {
+  const number = name.startsWith(redirectPrefix(appName)) ? name.slice(redirectPrefix(appName).length) : '';
+  return /^[1-9]\d*$/.test(number) ? Number(number) : null;
+};
 
 type BerthPart = 'service' | 'basic-auth middleware' | 'redirect middlewares';
 

@@ -11,6 +11,8 @@ import { parsedConfig } from './proxy-config.ts';
 import { serviceNamed } from '../runtime-name.ts';
 import { isMap } from './proxy-schema.ts';
 import { withMerges } from './proxy-schema-merges.ts';
+import { parseRule, type RuleNode } from './proxy-rule.ts';
+import { exhaustive } from '../aggregate.ts';
 
 /** Another Berth service (application, compose or database), as the caller sees it. */
 export interface ReachableService {
@@ -37,7 +39,7 @@ const entriesOf = (config: Mapping, section: string, kind: string): [string, Map
   Object.entries(mapOf(mapOf(config[section])[kind])).map(([name, entry]) => [name, mapOf(entry)]);
 
 /** The configuration as the proxy reads it (merges folded in); empty when it does not parse. */
-function readConfig(text: string | null | undefined): Mapping {
+export function readConfig(text: string | null | undefined): Mapping {
   const config = parsedConfig(text);
   if (!isMap(config)) return {};
   const merged = withMerges(config);
@@ -46,7 +48,7 @@ function readConfig(text: string | null | undefined): Mapping {
 
 // ---- References: the services and middlewares a configuration uses, by name.
 
-function referencesIn(config: Mapping): Map<string, Reference[]> {
+export function referencesIn(config: Mapping): Map<string, Reference[]> {
   const bySection = new Map<string, Reference[]>();
   for (const section of SECTIONS) {
     const references: Reference[] = [];
@@ -100,7 +102,7 @@ function referenceFault(
   if (owner?.managed) return null;
   const whose = owner ? `, which application ${owner.appName}'s proxy file defines and this account does not manage` : ', which this configuration does not define';
   return `${uses}${whose}: a configuration may use only its own ${PLURAL[reference.kind]}, those Berth writes for this application `
-    + `(${appName}-service, ${appName}-auth, ${appName}-redirect-N) and the proxy's own (name@internal)`;
+    + `(${appName}-service, ${appName}-auth, ${appName}-redirect-<redirectId>) and the proxy's own (name@internal)`;
 }
 
 // ---- Hosts: which hosts a router's rule confines it to.
@@ -108,21 +110,6 @@ function referenceFault(
 /** The hosts a rule may match: named ones and patterns, or any host at all. */
 type Hosts = { readonly any: true } | { readonly any: false; readonly names: readonly string[]; readonly patterns: readonly RegExp[] };
 const ANY: Hosts = { any: true };
-
-const TOKEN = /\s*(?:(&&|\|\||[!(),])|`([^`]*)`|"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z][A-Za-z0-9]*))/y;
-
-function tokensOf(rule: string): string[] | null {
-  const tokens: string[] = [];
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < rule.length) {
-    if (/^\s*$/.test(rule.slice(TOKEN.lastIndex))) break;
-    const match = TOKEN.exec(rule);
-    if (!match) return null;
-    const quoted = match[2] ?? match[3] ?? match[4];
-    tokens.push(match[1] ?? match[5] ?? `"${quoted}`); // a leading quote marks a value
-  }
-  return tokens;
-}
 
 /** A HostRegexp value as a pattern: `{name:re}` parts (the proxy's v2 syntax) or a regular expression (v3). */
 function patternOf(value: string): RegExp | null {
@@ -158,51 +145,28 @@ function matcherHosts(matcher: string, values: readonly string[]): Hosts {
   return ANY;
 }
 
+/** The hosts a parsed rule confines its router to. */
+function hostsOf(node: RuleNode): Hosts {
+  switch (node.kind) {
+    case 'matcher': return matcherHosts(node.name, node.values);
+    case 'not': return ANY;
+    case 'or': return join(hostsOf(node.left), hostsOf(node.right));
+    case 'and': {
+      const [left, right] = [hostsOf(node.left), hostsOf(node.right)];
+      return left.any ? right : right.any ? left : join(left, right);
+    }
+    default: return exhaustive(node);
+  }
+}
+
 /**
- * The hosts a rule confines its router to; any host when it cannot tell. Over-approximated, never
- * under: `a && b` may match only hosts of both, counted as those of either; a negation any host.
+ * The hosts a rule confines its router to; any host when it cannot tell (a rule the proxy cannot
+ * parse among them). Over-approximated, never under: `a && b` may match only hosts of both, counted
+ * as those of either; a negation any host.
  */
 export function hostsOfRule(rule: string): Hosts {
-  const tokens = tokensOf(rule);
-  if (!tokens) return ANY;
-  let at = 0;
-  const fail = (): never => { throw new SyntaxError(rule); };
-  const next = () => tokens[at++] ?? fail();
-  const either = (): Hosts => {
-    let hosts = both();
-    while (tokens[at] === '||') { at++; hosts = join(hosts, both()); }
-    return hosts;
-  };
-  const both = (): Hosts => {
-    let hosts = single();
-    while (tokens[at] === '&&') {
-      at++;
-      const other = single();
-      hosts = hosts.any ? other : other.any ? hosts : join(hosts, other);
-    }
-    return hosts;
-  };
-  const single = (): Hosts => {
-    const token = next();
-    if (token === '!') { single(); return ANY; }
-    if (token === '(') { const hosts = either(); if (next() !== ')') fail(); return hosts; }
-    if (!/^[A-Za-z]/.test(token) || next() !== '(') return fail();
-    const values: string[] = [];
-    while (tokens[at] !== ')') {
-      const value = next();
-      if (!value.startsWith('"')) fail();
-      values.push(value.slice(1));
-      if (tokens[at] === ',') at++;
-    }
-    at++;
-    return matcherHosts(token, values);
-  };
-  try {
-    const hosts = either();
-    return at === tokens.length ? hosts : ANY;
-  } catch {
-    return ANY;
-  }
+  const parsed = parseRule(rule);
+  return 'node' in parsed ? hostsOf(parsed.node) : ANY;
 }
 
 const rulesOf = (config: Mapping): [string, string][] => (['http', 'tcp'] as const).flatMap((section) =>

@@ -12,6 +12,8 @@ const isScalar = (node: unknown): node is string | number | boolean => ['string'
 const scalar = (valid: (text: string) => boolean, mustBe: string): Check =>
   (node, path) => (isScalar(node) && valid(String(node)) ? null : `${path} must be ${mustBe}`);
 
+/** Text that is one of `values`, as the proxy compares it (case and all). */
+export const oneOf = (...values: readonly string[]) => scalar((value) => values.includes(value), `one of ${values.join(', ')}`);
 export const text = scalar(() => true, 'text (a single value, not a list or a mapping)');
 export const nonEmptyText = scalar((value) => value.trim() !== '', 'non-empty text');
 export const integer = scalar((value) => /^[+-]?\d+$/.test(value), 'an integer');

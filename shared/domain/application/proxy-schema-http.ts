@@ -5,7 +5,7 @@ import { httpMiddleware } from './proxy-schema-middlewares.ts';
 import { ruledRouter, routerTls, texts, transportTls, weighted } from './proxy-schema-parts.ts';
 
 const observability = fields({ accessLogs: boolean, tracing: boolean, metrics: boolean, traceVerbosity: text });
-const router = ruledRouter({ tls: routerTls(), observability, parentRefs: texts });
+const router = ruledRouter('http', { tls: routerTls(), observability, parentRefs: texts });
 
 /** Health-check propagation between services: it has no settings, only `{}`. */
 const healthPropagation = fields({}, { orSwitch: true });

@@ -1,7 +1,8 @@
 // The parts of the proxy's dynamic configuration that HTTP, TCP and UDP share, or that the
 // top-level tls section shares with servers transports: routers, weighted services, domains,
 // certificates.
-import { boolean, fields, integer, listOf, nonEmptyText, text, type Check } from './proxy-schema-checks.ts';
+import { boolean, fields, integer, isMap, listOf, nonEmptyText, oneOf, text, type Check } from './proxy-schema-checks.ts';
+import { ruleFault } from './proxy-rule.ts';
 
 export const texts = listOf(text);
 
@@ -12,10 +13,21 @@ export const routerTls = (extra: Readonly<Record<string, Check>> = {}) =>
   fields({ options: text, certResolver: text, domains, ...extra }, { orSwitch: true });
 
 /** The keys every router has; HTTP and TCP routers need a rule, UDP routers have none. */
-const ROUTER = { entryPoints: texts, service: text, priority: integer, ruleSyntax: text };
+const ROUTER = { entryPoints: texts, service: text, priority: integer, ruleSyntax: oneOf('v2', 'v3') };
 
-export const ruledRouter = (extra: Readonly<Record<string, Check>>) =>
-  fields({ ...ROUTER, rule: nonEmptyText, middlewares: texts, ...extra }, { required: ['rule', 'service'] });
+/**
+ * An HTTP or TCP router; its rule must be one the proxy parses, with matchers of its section and
+ * syntax: one it cannot parse disables the router.
+ */
+export function ruledRouter(section: 'http' | 'tcp', extra: Readonly<Record<string, Check>>): Check {
+  const keys = fields({ ...ROUTER, rule: nonEmptyText, middlewares: texts, ...extra }, { required: ['rule', 'service'] });
+  return (node, path) => {
+    const fault = keys(node, path);
+    if (fault || !isMap(node)) return fault;
+    const why = ruleFault(String(node.rule), section, node.ruleSyntax);
+    return why && `${path}.rule: ${why}`;
+  };
+}
 export const udpRouter = fields({ entryPoints: texts, service: text }, { required: ['service'] });
 
 export const weighted = (extra: Readonly<Record<string, Check>> = {}) =>

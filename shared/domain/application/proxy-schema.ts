@@ -24,7 +24,7 @@ const tcpServersTransport = fields({
   dialKeepAlive: duration, dialTimeout: duration, terminationDelay: duration, tls: fields(transportTls, { orSwitch: true }), proxyProtocol,
 });
 const tcpSection = fields({
-  routers: namedEntries(ruledRouter({ tls: routerTls({ passthrough: boolean }) }), 'routers'),
+  routers: namedEntries(ruledRouter('tcp', { tls: routerTls({ passthrough: boolean }) }), 'routers'),
   services: namedEntries(fields({ loadBalancer: tcpLoadBalancer, weighted: weighted() }, { oneKind: true }), 'services'),
   middlewares: namedEntries(tcpMiddleware, 'middlewares'),
   serversTransports: namedEntries(tcpServersTransport, 'servers transports'),

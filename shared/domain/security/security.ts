@@ -1,4 +1,4 @@
-import { basicAuthNameProblem } from '../../crypto/htpasswd.ts';
+import { basicAuthNameProblem, basicAuthPasswordProblem } from '../../crypto/htpasswd.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
 import { badRequest, conflict } from '../../errors.ts';
 import type { Aggregate } from '../aggregate.ts';
@@ -36,6 +36,14 @@ const LABEL = 'Security';
 export function mustBeBasicAuthName(username: string): void {
   const problem = basicAuthNameProblem(username);
   if (problem) throw badRequest('username', problem);
+}
+
+/**
+ * Checked by the handler, before the password is sealed: the decider sees only the sealed value.
+ */
+export function mustBeBasicAuthPassword(password: string): void {
+  const problem = basicAuthPasswordProblem(password);
+  if (problem) throw badRequest('password', problem);
 }
 
 /** Basic auth tells users apart by name only: two entries with one name would shadow each other. */
