@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 bash test/setup.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
-mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# Not under .tmp (scratch, old checkouts with their own tests) nor any dot folder (.build, .git).
+mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort)
 # --test-force-exit: a file whose failed test left a server open ends with its tests, instead of
 # holding the run until CI's limit (a backup test did, once); and no test may run past five
 # minutes (the slowest whole file takes under one).
