@@ -1,5 +1,5 @@
 // A certificate's own files in the proxy's folder: its chain and its key, in its folder.
-import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const certificateFilesOf = (proxyDir: string, certificatePath: string) => ({
@@ -9,6 +9,10 @@ export const certificateFilesOf = (proxyDir: string, certificatePath: string) =>
 
 export async function writeCertificateFiles(proxyDir: string, certificatePath: string, chain: string, key: string): Promise<void> {
   const { certFile, keyFile } = certificateFilesOf(proxyDir, certificatePath);
+  // Left alone when already as they should be: each start writes every certificate's files again,
+  // and the proxy watches its folder.
+  const [chainNow, keyNow] = await Promise.all([certFile, keyFile].map((file) => readFile(file, 'utf8').catch(() => null)));
+  if (chainNow === chain && keyNow === key) return;
   await mkdir(join(proxyDir, certificatePath), { recursive: true });
   await writeFile(certFile, chain);
   await writeFile(keyFile, key, { mode: 0o600 });

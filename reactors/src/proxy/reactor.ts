@@ -1,7 +1,8 @@
 // Keeps the proxy's files in step with the log: an application's file is rewritten whenever its
 // appName, stored configuration, ports, redirects or security users change and after each of its
 // deploys; every file when a certificate comes or goes (with the certificate's own files);
-// removed with the application, under every name it had.
+// removed with the application, under every name it had. At start, the whole folder is brought in
+// line with the records once (reconcile.ts), in the background.
 import type { Application } from '@berth/shared/domain/application/record';
 import { certificateAggregate, type Certificate } from '@berth/shared/domain/certificate/certificate';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
@@ -10,6 +11,7 @@ import { load } from '@berth/shared/runtime/execute';
 import { deployerDepsOf } from '../deployer/deps.ts';
 import type { Reactor } from '../runtime/reactor.ts';
 import { removeCertificateFiles, writeCertificateFiles } from './certificate-files.ts';
+import { reconcileProxyFolder } from './reconcile.ts';
 import { removeApplicationProxy, writeApplicationProxy } from './write.ts';
 
 const CHILD = /^(Port|Redirect|Security)(Created|Updated|Removed)$/;
@@ -59,19 +61,23 @@ export function proxyReactor(infra: Infrastructure): Reactor {
    * The certificate's files as the log has them now, not as the event says: a failed event comes
    * back after later ones of its stream, and a creation retried after the removal must not write
    * the removed key back. A removed certificate's files go, unless another certificate's folder is the same.
+   * Queued per certificate, so the start's pass and an event's handling cannot cross.
    */
-  const certificateFiles = async (event: RecordedEvent) => {
-    const certificateId = String((event.data as { certificateId: string }).certificateId);
+  const certificateFiles = (certificateId: string) => queued(`certificate ${certificateId}`, async () => {
     const certificate = (await load(infra.eventStore, certificateAggregate, certificateId)).state as Certificate | null;
     if (certificate) {
       return writeCertificateFiles(dir, certificate.certificatePath, certificate.certificateData, infra.secrets.open(certificate.privateKey));
     }
-    const path = await lastValue(event, 'certificatePath');
-    if (path === null) return;
+    const path = (await valuesOf(streamName('certificate', certificateId), 'certificatePath')).at(-1);
+    if (path === undefined) return;
     const sharing = (await infra.readStore.find('certificate', 'certificatePath', path))
       .filter((other) => other.certificateId !== certificateId); // the read model may not hold the removal yet
     if (sharing.length === 0) await removeCertificateFiles(dir, path);
-  };
+  });
+
+  // The start's pass, ended by a stop, which waits for it: no file is written after the reactor stopped.
+  const stopping = new AbortController();
+  let reconciling: Promise<void> = Promise.resolve();
 
   /** The applications whose files the event changes. */
   const applicationsOf = async (event: RecordedEvent): Promise<string[]> => {
@@ -87,6 +93,24 @@ export function proxyReactor(infra: Infrastructure): Reactor {
 
   return {
     name: 'proxy-files',
+    async start() {
+      // Not awaited: the other reactors start meanwhile, and events are handled meanwhile (queued per application).
+      reconciling = reconcileProxyFolder(infra, {
+        rewrite: (applicationId) => rewrite([applicationId]),
+        // Only while the application is still missing from the records: the list was read before, and
+        // a file written since is one of an application created since.
+        removeOrphan: (applicationId, appName) => queued(applicationId, async () => {
+          if (!(await infra.readStore.get('application', applicationId))) await removeApplicationProxy(dir, applicationId, [appName]);
+        }),
+        certificateFiles,
+      }, stopping.signal).then((failures) => {
+        if (failures.length > 0) console.error(`proxy-files: the folder was not wholly reconciled at start: ${failures.join('; ')}`);
+      }, (error: unknown) => console.error('proxy-files: the folder was not reconciled at start:', error instanceof Error ? error.message : error));
+    },
+    async stop() {
+      stopping.abort();
+      await reconciling;
+    },
     async handle(event) {
       // Every write reads the records after its event, so a rewrite queued after a removal finds none.
       const caughtUp = () => infra.readStore.waitFor(event.position, READ_WAIT_MS);
@@ -96,7 +120,7 @@ export function proxyReactor(infra: Infrastructure): Reactor {
       }
       if (event.type === 'CertificateCreated' || event.type === 'CertificateRemoved') {
         await caughtUp();
-        await certificateFiles(event);
+        await certificateFiles(String((event.data as { certificateId: string }).certificateId));
         return rewrite((await infra.readStore.all('application')).map((app) => String(app.applicationId)));
       }
       const applicationIds = await applicationsOf(event);
