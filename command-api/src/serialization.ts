@@ -23,8 +23,24 @@ function simplified(schema: unknown): unknown {
     if (other.type === 'null' && PRIMITIVES.has(String(value.type))) return { ...value, type: [value.type, 'null'] };
   }
   // Own string keys only: TypeBox's symbol-keyed markers are not part of the JSON schema.
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, simplified(value)]));
+  const simple = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, simplified(value)]));
+  if (simple.type === 'object' && typeof simple.properties === 'object' && simple.properties !== null) {
+    // Required ones only: an optional field that is absent stays absent.
+    const required = new Set(Array.isArray(simple.required) ? simple.required as string[] : []);
+    simple.properties = Object.fromEntries(Object.entries(simple.properties as Record<string, Json>).map(([key, property]) =>
+      [key, required.has(key) && nullable(property) && !('default' in property) ? { ...property, default: null } : property]));
+  }
+  return simple;
 }
+
+/**
+ * Whether the field may be null. A record a read model kept from before such a field existed
+ * (until the rebuild at start replaces it) then answers it as null rather than failing as
+ * "required": the serialiser writes a missing field's default.
+ */
+const nullable = (property: Json): boolean =>
+  (Array.isArray(property.type) && property.type.includes('null'))
+  || (Array.isArray(property.anyOf) && (property.anyOf as Json[]).some((branch) => branch.type === 'null'));
 
 const compiled = new WeakMap<TSchema, (answer: unknown) => string>();
 

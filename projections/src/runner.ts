@@ -4,6 +4,7 @@ import { docKey, type Doc, type DocKey, type DocWrite, type ReadStore } from '@b
 import type { Projection } from './projection.ts';
 import { REBUILD_REQUESTED, type RebuildRequest } from '@berth/shared/domain/rebuild/rebuild';
 import { rebuildBeside } from './live-rebuild.ts';
+import { rebuildIfBuiltByOtherCode } from './rebuild-at-start.ts';
 
 /** Each document remembers the log position of the last event applied to it. */
 const APPLIED = '_position';
@@ -32,13 +33,19 @@ export class ProjectionRunner {
   }
 
   async start(): Promise<void> {
-    for (const projection of this.projections) {
-      this.checkpoints.set(projection.name, await this.store.checkpoint(projection.name));
-    }
+    await this.readCheckpoints();
+    // Before following the log, and only in the runner that writes the live models (under the lease when scaled out).
+    if (this.live && await rebuildIfBuiltByOtherCode(this.events, this.store, this.projections, this.checkpoints)) await this.readCheckpoints();
     const from = Math.min(...this.checkpoints.values());
     // Register every checkpoint, so readers can wait on them before the first event arrives.
     await this.store.commit(this.names(), from, []);
     this.subscription = this.events.subscribe(from, (batch) => this.apply(batch));
+  }
+
+  private async readCheckpoints(): Promise<void> {
+    for (const projection of this.projections) {
+      this.checkpoints.set(projection.name, await this.store.checkpoint(projection.name));
+    }
   }
 
   async stop(): Promise<void> {

@@ -15,6 +15,9 @@ const UPCASTERS: Readonly<Record<string, Upcaster>> = {
 
 export const schemaVersionOf = (type: string): number => CURRENT_VERSIONS[type] ?? 1;
 
+/** The versions above: part of what the read models are built from (projections/src/fingerprint.ts). */
+export const schemaVersions = (): Readonly<Record<string, number>> => CURRENT_VERSIONS;
+
 /** Applied by every event store adapter and bus as it decodes an event, so no reader sees an old shape. */
 export function upcast(event: RecordedEvent): RecordedEvent {
   let { data } = event;
