@@ -11,6 +11,13 @@ export const LEGACY_DATABASE_LABEL = 'berth.database';
 
 const MARK_LABELS = [APPLICATION_MARK, DATABASE_MARK, COMPOSE_MARK] as const;
 
+/**
+ * The label on the network Berth makes for the proxy (BERTH_PROXY_NETWORK). Deliberately no mark:
+ * every application joins that network, and a network carrying a service's mark is that service's
+ * alone (a deploy refuses to join it, a removal of the service may remove it).
+ */
+export const PROXY_NETWORK_LABEL = 'berth.proxyNetwork';
+
 type Labels = Readonly<Record<string, string>> | null | undefined;
 
 export interface OwnerMark {

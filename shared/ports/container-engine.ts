@@ -89,6 +89,11 @@ export interface BuildRequest {
   readonly labels?: Readonly<Record<string, string>>;
   /** One line of build output. */
   readonly onLine: (line: string) => void;
+  /**
+   * The id of the image each step left, as the builder reports it: one it made, or one of its cache
+   * (never a FROM's base). The builder keeps them untagged: a failed build's are for the caller to remove.
+   */
+  readonly onStepImage?: (imageId: string) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -139,6 +144,8 @@ export interface NetworkInfo {
   readonly scope: string;
   /** The engine's routing mesh (named `ingress` unless an operator made another). */
   readonly ingress: boolean;
+  /** Whether a container run on its own (not a swarm task) may join it: a proxy run as a plain container. */
+  readonly attachable: boolean;
   readonly labels: Readonly<Record<string, string>>;
 }
 
@@ -174,7 +181,8 @@ export interface ContainerEngine {
   /**
    * Builds, pulls and pushes take as long as they need while the engine streams their progress; one
    * that goes silent while the engine does not answer a ping either fails as unavailable. `signal`
-   * (a deployment's cancellation) ends it at once: the call throws the signal's reason.
+   * (a deployment's cancellation) ends it at once: the call throws the signal's reason (a cancelled
+   * build first waits, briefly, for the engine to remove its step's container).
    */
   buildImage(request: BuildRequest): Promise<void>;
   pullImage(reference: string, auth?: RegistryAuth, onLine?: (line: string) => void, signal?: AbortSignal): Promise<void>;
@@ -186,6 +194,12 @@ export interface ContainerEngine {
   /** Every tag (`repository:tag`) of the images carrying `label` (`key=value`), whatever their repository; an untagged image has none. */
   labelledImageTags(label: string): Promise<string[]>;
   removeImage(reference: string): Promise<void>;
+  /**
+   * Removes the image `imageId` unless anything uses it: without force, so the engine refuses one an
+   * image is built on or a container runs from; one with a tag or digest stays too. Its parents stay.
+   * True when it was removed; false when it is in use or gone.
+   */
+  removeUnusedImage(imageId: string): Promise<boolean>;
   /** The labels of the image's configuration; null when there is no such image. */
   imageLabels(reference: string): Promise<Record<string, string> | null>;
   /** Logs in to the registry; throws EngineError with the registry's reason when it refuses. */
@@ -213,6 +227,12 @@ export interface ContainerEngine {
 
   /** The network named exactly `name` (the engine also takes an id, or a prefix of one: not here); null when there is none. */
   network(name: string): Promise<NetworkInfo | null>;
+  /**
+   * Creates an attachable swarm overlay network named `name` carrying `labels`. False when the
+   * engine already holds a network of that name (made meanwhile by another caller, say): what it
+   * is then is for the caller to inspect.
+   */
+  createOverlayNetwork(name: string, labels: Readonly<Record<string, string>>): Promise<boolean>;
   /** Names of the networks carrying `label` (`key=value`). */
   listNetworks(filter: { label: string }): Promise<string[]>;
   /** False when there was no such network. */

@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import type { Application } from '@berth/shared/domain/application/record';
 import { TEST_IMAGE, engine, uniqueName, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
+import { DEFAULT_PROXY_NETWORK } from '@berth/shared/runtime/config';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 const plain = uniqueName('h32net-plain');
@@ -59,9 +60,11 @@ test('fails one joining bridge, docker_gwbridge, ingress, a compose stack\'s net
   }
 });
 
-test('deploys one joining a swarm overlay network by its name', async () => {
+test('deploys one joining a swarm overlay network by its name (and the proxy\'s, as every application)', async () => {
   const app = joining(plain);
   const { error, log } = await deploy(d, app);
   assert.equal(error, null, log.join('\n'));
-  assert.deepEqual((await engine.inspectService(app.appName))?.spec.TaskTemplate.Networks, [{ Target: plainId }]);
+  const proxyId = docker('network', 'inspect', '--format', '{{.Id}}', DEFAULT_PROXY_NETWORK);
+  assert.deepEqual((await engine.inspectService(app.appName))?.spec.TaskTemplate.Networks,
+    [{ Target: plainId }, { Target: proxyId, Aliases: [app.appName] }]);
 });

@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { freePort } from '../support/http.ts';
 import { TEST_IMAGE, engine, uniqueName, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
+import { DEFAULT_PROXY_NETWORK } from '@berth/shared/runtime/config';
 
 const network = uniqueName('berth-net');
 const networkId = execFileSync('docker', ['network', 'create', '--driver', 'overlay', '--attachable', network], { encoding: 'utf8' }).trim();
@@ -58,7 +59,12 @@ test('every orchestrator field set on an application is in the inspected service
     Limits: { MemoryBytes: app.memoryLimit, NanoCPUs: app.cpuLimit },
     Reservations: { MemoryBytes: app.memoryReservation, NanoCPUs: app.cpuReservation },
   });
-  assert.deepEqual(task.Networks, [{ Target: networkId, Aliases: ['web-alias'], DriverOpts: { 'com.docker.network.driver.mtu': '1400' } }]);
+  // The proxy's network comes after the application's own, as every application joins it.
+  const proxyId = execFileSync('docker', ['network', 'inspect', '--format', '{{.Id}}', DEFAULT_PROXY_NETWORK], { encoding: 'utf8' }).trim();
+  assert.deepEqual(task.Networks, [
+    { Target: networkId, Aliases: ['web-alias'], DriverOpts: { 'com.docker.network.driver.mtu': '1400' } },
+    { Target: proxyId, Aliases: [app.appName] },
+  ]);
   assert.deepEqual(spec.UpdateConfig, update);
   assert.deepEqual(spec.RollbackConfig, rollback);
   assert.deepEqual(spec.Mode, { Replicated: { Replicas: 1 } });

@@ -50,13 +50,17 @@ test('more replicas than nodes for a host-mode port fails saying so, and what to
 });
 
 test('an image missing from the engine fails a rollback with the engine\'s reason; the previous version serves again', async () => {
+  // The old task holds the host port while it stops, and on the proxy's network (every application's)
+  // the engine takes about 2 s more to stop it: the new task is pending on the port that long, and
+  // reaches the image's rejection only after it.
+  const patient = deployer({ taskStartTimeoutMs: 8000 });
   const port = await freePort();
   const app = containerApp();
-  d.ports.set(app.applicationId, [portOf(app, port)]);
-  const good = await deploy(d, app);
+  patient.ports.set(app.applicationId, [portOf(app, port)]);
+  const good = await deploy(patient, app);
   assert.equal(good.error, null);
-  const { error } = await deploy(d, app, 'rollback', `berth/${app.appName}:deploy-gone`);
-  assert.match(error!.message, /did not run within 3000 ms: (rejected|failed): .*No such image/i);
+  const { error } = await deploy(patient, app, 'rollback', `berth/${app.appName}:deploy-gone`);
+  assert.match(error!.message, /did not run within 8000 ms: (rejected|failed): .*No such image/i);
   assert.equal((await engine.inspectService(app.appName))!.spec.TaskTemplate.ContainerSpec.Image, good.result!.image);
   assert.equal(await eventually('the previous version', () => httpBody(port)), 'berth-test httpd\n');
 });

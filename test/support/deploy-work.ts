@@ -19,6 +19,7 @@ import { engine, uniqueName } from './engine.ts';
 import type { ForgeSettings } from '@berth/shared/domain/forge/forge';
 import type { Deployment } from '@berth/shared/domain/deployment/record';
 import { restForge } from '@berth/shared/adapters/forge/rest';
+import { DEFAULT_PROXY_NETWORK } from '@berth/shared/runtime/config';
 
 export interface Deployer {
   readonly deps: DeployerDeps;
@@ -35,7 +36,7 @@ export interface Deployer {
   readonly actions: ReturnType<typeof serviceActionsWith>;
 }
 
-export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: number } = {}): Deployer {
+export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: number; proxyNetwork?: string } = {}): Deployer {
   const ports = new Map<string, Port[]>();
   const registries = new Map<string, Registry>();
   const redirects = new Map<string, Redirect[]>();
@@ -60,7 +61,7 @@ export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: 
     },
     settings: {
       publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000, taskSteadyMs: options.taskSteadyMs ?? 1000,
-      sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'),
+      sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'), proxyNetwork: options.proxyNetwork ?? DEFAULT_PROXY_NETWORK,
     },
   };
   return { deps, ports, registries, redirects, securities, certificates, forgeApps, deployments, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };

@@ -11,6 +11,8 @@ import { foundInRepository, insideRepository } from './repository-path.ts';
 import { mustBuildOnImagesItMayRun } from './base-images.ts';
 import { appMark } from './service-spec.ts';
 import { markLabels } from '@berth/shared/domain/ownership';
+import { removeStepImages } from './build-leftovers.ts';
+import { isUnavailable } from '@berth/shared/ports/unavailable';
 
 export interface BuildJob {
   /** The fetched source's root folder. */
@@ -47,7 +49,15 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
   await mustBuildOnImagesItMayRun(engine, app, text);
   job.log(`Building ${job.tag} from ${containerfile}`);
   // Marked as the application's: its removal takes only images that carry the mark.
-  await engine.buildImage({ contextDir: dir, containerfile, tag: job.tag, labels: markLabels(appMark(app)), onLine: job.log, signal: job.signal });
+  const steps: string[] = [];
+  try {
+    await engine.buildImage({ contextDir: dir, containerfile, tag: job.tag, labels: markLabels(appMark(app)), onLine: job.log,
+      onStepImage: (id) => steps.push(id), signal: job.signal });
+  } catch (error) {
+    // A build the engine stopped answering (an outage) gets no answer to a removal either: its images stay.
+    if (!isUnavailable(error)) await removeStepImages(engine, steps, job.log);
+    throw error;
+  }
 }
 
 export async function buildImage(engine: ContainerEngine, app: Application, job: BuildJob): Promise<void> {

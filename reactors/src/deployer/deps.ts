@@ -28,6 +28,8 @@ export interface DeployerSettings {
   readonly sourcesDir: string;
   /** The proxy's dynamic configuration folder. */
   readonly proxyDir: string;
+  /** The network every application joins for the proxy to reach it (BERTH_PROXY_NETWORK). */
+  readonly proxyNetwork: string;
 }
 
 /** The records read beside an application; each list oldest first. */
@@ -91,6 +93,7 @@ export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
       taskSteadyMs: infra.config.taskSteadyMs,
       sourcesDir: sourcesDirOf(infra.config.dataDir),
       proxyDir: infra.config.proxyDir,
+      proxyNetwork: infra.config.proxyNetwork,
     },
   };
 }

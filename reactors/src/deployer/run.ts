@@ -9,6 +9,7 @@ import type { DeployerDeps } from './deps.ts';
 import { DeploymentFailure, parseEnv } from './env.ts';
 import { deploymentTag, localRepository, registryAuth, registryRepository } from './images.ts';
 import { mustJoinOnlyOverlays } from './networks.ts';
+import { mustHaveProxyNetwork } from './proxy-network.ts';
 import { restoreInterrupted, rollOut } from './rollout.ts';
 import { serviceSpecOf } from './service-spec.ts';
 import { produceImage } from './source.ts';
@@ -27,6 +28,8 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     // What can fail without touching anything fails first. The env is recorded sealed (it holds
     // the service's secrets); one recorded before that is in clear, and reveal leaves it as it is.
     const env = parseEnv(deps.secrets.reveal(app.env));
+    // Before the user's networks are checked: one of them may be the proxy's, made here the first time.
+    await mustHaveProxyNetwork(deps.engine, deps.settings.proxyNetwork, work.log);
     await mustJoinOnlyOverlays(deps.engine, app.networkOrch);
     const registry = await registryOf(deps, work);
     const auth: RegistryAuth | undefined = registry ? registryAuth(registry, deps.secrets) : undefined;
@@ -48,7 +51,7 @@ export function runDeploymentWith(deps: DeployerDeps): RunDeployment {
     }
     work.signal.throwIfAborted();
     const ports = await deps.records.ports(app.applicationId);
-    const spec = serviceSpecOf(app, { image, env, ports, publishMode: deps.settings.publishMode });
+    const spec = serviceSpecOf(app, { image, env, ports, publishMode: deps.settings.publishMode, proxyNetwork: deps.settings.proxyNetwork });
     await rollOut(deps, spec, auth, work);
     return { image, revision, publishedPorts: ports.map((port) => hostPort(port.publishedPort, port.protocol)) };
   };

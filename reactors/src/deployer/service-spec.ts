@@ -10,6 +10,8 @@ export interface SpecInputs {
   readonly env: readonly string[];
   readonly ports: readonly Pick<Port, 'publishedPort' | 'targetPort' | 'protocol'>[];
   readonly publishMode: 'host' | 'ingress';
+  /** The network the proxy reaches the service on, by its appName (BERTH_PROXY_NETWORK). */
+  readonly proxyNetwork: string;
 }
 
 /** The label that says Berth made a service or container for this application. */
@@ -40,6 +42,24 @@ function mode(app: Application): object {
 const defined = <T extends object>(value: T) =>
   Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined && item !== null)) as T;
 
+type NetworkAttachment = NonNullable<Application['networkOrch']>[number];
+
+/**
+ * The user's networks, then the proxy's under the appName, which the proxy file's URL names. The
+ * engine takes a network once per service: a user's entry naming the proxy's network is folded into
+ * Berth's, its aliases and options kept.
+ */
+export function networksOf(app: Pick<Application, 'appName' | 'networkOrch'>, proxyNetwork: string): NetworkAttachment[] {
+  const given = app.networkOrch ?? [];
+  const onProxy = given.filter((network) => network.Target === proxyNetwork);
+  const driverOpts = Object.assign({}, ...onProxy.map((network) => network.DriverOpts ?? {})) as Record<string, string>;
+  return [...given.filter((network) => network.Target !== proxyNetwork), {
+    Target: proxyNetwork,
+    Aliases: [...new Set([app.appName, ...onProxy.flatMap((network) => network.Aliases ?? [])])],
+    ...(Object.keys(driverOpts).length > 0 && { DriverOpts: driverOpts }),
+  }];
+}
+
 export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec {
   const limits = resources(app.memoryLimit, app.cpuLimit);
   const reservations = resources(app.memoryReservation, app.cpuReservation);
@@ -61,12 +81,15 @@ export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec
       Resources: limits || reservations ? defined({ Limits: limits, Reservations: reservations }) : undefined,
       RestartPolicy: app.restartPolicyOrch ?? undefined,
       Placement: app.placementOrch ?? undefined,
-      Networks: app.networkOrch ?? undefined,
+      Networks: networksOf(app, inputs.proxyNetwork),
     }),
     Mode: mode(app),
     UpdateConfig: app.updateConfigOrch ?? undefined,
     RollbackConfig: app.rollbackConfigOrch ?? undefined,
-    EndpointSpec: { Mode: 'vip', Ports: ports },
+    // DNS round robin where the ports are published on the host: the name answers the tasks' own
+    // addresses, so a proxy reaches them without the kernel's IPVS, which a virtual IP needs (this
+    // test machine has none). The routing mesh (ingress) needs a virtual IP.
+    EndpointSpec: { Mode: inputs.publishMode === 'host' ? 'dnsrr' : 'vip', Ports: ports },
   });
 }
 

@@ -27,6 +27,7 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     imageTags: (name) => images.imageTags(docker, name),
     labelledImageTags: (label) => images.labelledImageTags(docker, label),
     removeImage: (reference) => images.removeImage(docker, reference),
+    removeUnusedImage: (imageId) => images.removeUnusedImage(docker, imageId),
     imageLabels: (reference) => images.imageLabels(docker, reference),
     checkAuth: (auth) => images.checkAuth(docker, auth),
     listNodes: () => cluster.listNodes(docker),
@@ -42,6 +43,7 @@ export function dockerEngine(docker: Docker = dockerClient()): ContainerEngine {
     createVolume: (name, labels) => volumes.createVolume(docker, name, labels),
     removeVolume: (name) => volumes.removeVolume(docker, name),
     network: (name) => networks.network(docker, name),
+    createOverlayNetwork: (name, labels) => networks.createOverlayNetwork(docker, name, labels),
     listNetworks: (filter) => networks.listNetworks(docker, filter),
     removeNetwork: (name) => networks.removeNetwork(docker, name),
   };

@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import type { BuildRequest, RegistryAuth } from '../../ports/container-engine.ts';
 import { answered, engineError, followStream, foundBy, fromEngine, inspectedOrNull, isNotFound } from './progress.ts';
 import { pathName } from './names.ts';
+import { containerGone, watchSteps } from './build-steps.ts';
 
 /** `repo[:tag]` split where the tag starts (a registry's `host:port/` is not a tag). */
 export function splitReference(reference: string): { repo: string; tag: string } {
@@ -24,14 +25,19 @@ const pinged = (docker: Docker) => (stop: AbortSignal): Promise<unknown> => {
 export async function buildImage(docker: Docker, request: BuildRequest): Promise<void> {
   // The context goes to the engine as a tar stream of the folder, as the engine's own CLI sends it.
   const tar = spawn('tar', ['-c', '-C', request.contextDir, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const steps = watchSteps(request.onLine, request.onStepImage);
   try {
     await followStream((abortSignal) => docker.buildImage(tar.stdout as never, {
       t: request.tag, dockerfile: request.containerfile, rm: true, forcerm: true,
       ...(request.labels && { labels: { ...request.labels } }),
       abortSignal,
-    }), { onLine: request.onLine, signal: request.signal, alive: pinged(docker) });
+    }), { onLine: steps.onLine, signal: request.signal, alive: pinged(docker) });
   } catch (error) {
-    throw request.signal?.aborted ? error : engineError(error);
+    if (!request.signal?.aborted) throw engineError(error);
+    // A failed step's container is gone before the engine reports the failure; a cancelled one's goes just after.
+    const running = steps.running();
+    if (running) await containerGone(docker, running);
+    throw error;
   } finally {
     tar.kill();
   }
@@ -89,6 +95,22 @@ export async function removeImage(docker: Docker, reference: string): Promise<vo
     await docker.getImage(pathName('image', reference)).remove({ force: true });
   } catch (error) {
     if (!isNotFound(error)) throw engineError(error);
+  }
+}
+
+export async function removeUnusedImage(docker: Docker, imageId: string): Promise<boolean> {
+  const image = docker.getImage(pathName('image', imageId));
+  const found = await inspectedOrNull(() => image.inspect());
+  // Removed by its id, a tagged image would lose its tag and go: one with a name is someone's.
+  if (!found || (found.RepoTags ?? []).length > 0 || (found.RepoDigests ?? []).length > 0) return false;
+  try {
+    // noprune: its untagged parents are for the caller to weigh, each on its own.
+    await image.remove({ noprune: true });
+    return true;
+  } catch (error) {
+    // 409: an image is built on it or a container runs from it (the engine's refusal, without force).
+    if (isNotFound(error) || (error as { statusCode?: number }).statusCode === 409) return false;
+    throw engineError(error);
   }
 }
 
