@@ -18,6 +18,7 @@ import { notifier } from './notifications/notifier.ts';
 import { BackupScheduler } from './backups/scheduler.ts';
 import { scheduledBackups } from './backups/tick.ts';
 import { requestedRuns } from './backups/requested.ts';
+import { runRecordReactors } from './backups/pruned.ts';
 import { failInterruptedRuns } from './backups/interrupted.ts';
 import { RunTerm } from './backups/runs.ts';
 import { removeLeftKeys } from './deployer/source-git.ts';
@@ -54,7 +55,8 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       const consumers: Consumer[] = [];
       // The services' runtimes before the deployer: the actions they take up go ahead of the queued deployments.
       for (const reactor of [applicationActions(deps, deployer, work.actions), composeRuntime(deps, deployer, compose.actions),
-        ...databaseActions(infra, deps, deployer), deployer.reactor(), requestedRuns(infra, deps.report, runs), proxyReactor(infra), notifier(infra)]) {
+        ...databaseActions(infra, deps, deployer), deployer.reactor(), requestedRuns(infra, deps.report, runs),
+        ...runRecordReactors(infra, deps.report), proxyReactor(infra), notifier(infra)]) {
         // An outage (the engine, a store) says its reason in one line at each retry; anything else is a fault, with its stack.
         consumers.push(await runReactor(bus, reactor, (error, event) =>
           console.error(`reactor ${reactor.name} failed on ${event.type} ${event.id}; it comes back later:`, isUnavailable(error) ? error.message : error)));

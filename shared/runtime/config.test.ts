@@ -54,7 +54,7 @@ describe('the instance key from a file', () => {
 describe('the defaults', () => {
   it('are what the README says, with nothing set (and with each variable set to the empty string)', () => {
     const names = ['PORT', 'BERTH_METRICS', 'BERTH_SQLITE_SYNCHRONOUS', 'BERTH_PUBLISH_MODE', 'BERTH_REMOVE_DATABASE_VOLUMES', 'BERTH_LOG_LEVEL',
-      'BERTH_DEPLOY_CONCURRENCY', 'BERTH_KEEP_DEPLOYMENTS', 'BERTH_LEASE_TTL_MS', 'BERTH_NOTIFY_RETRY_MS', 'BERTH_ENGINE_SOCKET', 'BERTH_ROLES'];
+      'BERTH_DEPLOY_CONCURRENCY', 'BERTH_KEEP_DEPLOYMENTS', 'BERTH_KEEP_BACKUP_RUNS', 'BERTH_LEASE_TTL_MS', 'BERTH_NOTIFY_RETRY_MS', 'BERTH_ENGINE_SOCKET', 'BERTH_ROLES', 'BERTH_PROXY_NETWORK'];
     for (const env of [{}, Object.fromEntries(names.map((name) => [name, '']))]) {
       const config = configFrom(env);
       assert.equal(config.port, 3000);
@@ -65,6 +65,7 @@ describe('the defaults', () => {
       assert.equal(config.logLevel, 'info');
       assert.equal(config.deployConcurrency, 4);
       assert.equal(config.keepDeployments, 10);
+      assert.equal(config.keepBackupRuns, 50);
       assert.equal(config.leaseTtlMs, 10_000);
       assert.equal(config.tokenLifetimeSeconds, 86_400);
       assert.equal(config.taskStartTimeoutMs, 60_000);
@@ -72,6 +73,7 @@ describe('the defaults', () => {
       assert.deepEqual(config.notifyRetryMs, [1000, 10_000, 60_000, 300_000]);
       assert.equal(config.engineSocket, '/var/run/docker.sock');
       assert.deepEqual(config.roles, ['api', 'projections', 'relay', 'reactors']);
+      assert.equal(config.proxyNetwork, 'berth-proxy');
     }
   });
 });
@@ -93,6 +95,7 @@ describe('values that are accepted', () => {
     assert.equal(configFrom({ BERTH_LEASE_TTL_MS: '1000' }).leaseTtlMs, 1000);
     assert.equal(configFrom({ BERTH_DEPLOY_CONCURRENCY: '1' }).deployConcurrency, 1);
     assert.equal(configFrom({ BERTH_KEEP_DEPLOYMENTS: '1' }).keepDeployments, 1);
+    assert.equal(configFrom({ BERTH_KEEP_BACKUP_RUNS: '1' }).keepBackupRuns, 1);
     assert.equal(configFrom({ BERTH_TASK_STEADY_MS: '0' }).taskSteadyMs, 0);
     assert.equal(configFrom({ BERTH_PROJECTION_WAIT_MS: '0' }).projectionWaitMs, 0);
     assert.equal(configFrom({ BERTH_CONNECT_TIMEOUT_SECONDS: '0' }).connectTimeoutSeconds, 0);
@@ -101,6 +104,10 @@ describe('values that are accepted', () => {
 
   it('takes a list of retry waits, spaces around its entries included', () => {
     assert.deepEqual(configFrom({ BERTH_NOTIFY_RETRY_MS: '200, 500,0' }).notifyRetryMs, [200, 500, 0]);
+  });
+
+  it('takes a proxy network named as the engine names networks', () => {
+    for (const name of ['traefik-public', 'proxy_net.1', 'P0']) assert.equal(configFrom({ BERTH_PROXY_NETWORK: name }).proxyNetwork, name);
   });
 
   it('takes roles with spaces around their names', () => {
@@ -159,6 +166,7 @@ describe('values that are refused, naming the variable and what it accepts', () 
       ['BERTH_NOTIFY_TIMEOUT_MS', '0', 'from 1 to 2147483647'],
       ['BERTH_DEPLOY_CONCURRENCY', '0', 'of at least 1'],
       ['BERTH_KEEP_DEPLOYMENTS', '0', 'of at least 1'],
+      ['BERTH_KEEP_BACKUP_RUNS', '0', 'of at least 1'],
       ['BERTH_LEASE_TTL_MS', '5', 'from 1000 to 2147483647'],
     ];
     for (const [name, value, range] of cases) refuses({ [name]: value }, `${name} must be a whole number ${range} (got "${value}")`);
@@ -168,7 +176,7 @@ describe('values that are refused, naming the variable and what it accepts', () 
     const names = ['BERTH_TOKEN_LIFETIME_SECONDS', 'BERTH_PROJECTION_WAIT_MS', 'BERTH_INVITATION_LIFETIME_SECONDS', 'BERTH_ATTEMPTS_PER_ACCOUNT',
       'BERTH_ATTEMPTS_PER_ADDRESS', 'BERTH_ATTEMPT_WINDOW_SECONDS', 'BERTH_TASK_START_TIMEOUT_MS', 'BERTH_TASK_STEADY_MS', 'BERTH_READY_MAX_LAG',
       'BERTH_READY_MAX_LAG_SECONDS', 'BERTH_CONNECT_TIMEOUT_SECONDS', 'BERTH_LEASE_TTL_MS', 'BERTH_NOTIFY_TIMEOUT_MS', 'BERTH_DEPLOY_CONCURRENCY',
-      'BERTH_KEEP_DEPLOYMENTS', 'BERTH_ACTION_WAIT_MS'];
+      'BERTH_KEEP_DEPLOYMENTS', 'BERTH_KEEP_BACKUP_RUNS', 'BERTH_ACTION_WAIT_MS'];
     for (const name of names) {
       for (const value of ['1.5', '10s', '-3']) refuses({ [name]: value }, new RegExp(`^${name} must be a whole number (from|of at least) \\d+`));
     }
@@ -183,6 +191,12 @@ describe('values that are refused, naming the variable and what it accepts', () 
     refuses({ BERTH_NOTIFY_RETRY_MS: '1s,10s' },
       'BERTH_NOTIFY_RETRY_MS must be a comma-separated list of whole numbers from 0 to 2147483647 (got "1s" in "1s,10s")');
     refuses({ BERTH_NOTIFY_RETRY_MS: '1000,,2000' }, /^BERTH_NOTIFY_RETRY_MS must be .* \(got "" in "1000,,2000"\)$/);
+  });
+
+  it('a proxy network the engine would not take by that name, or one of the engine\'s own', () => {
+    for (const value of ['-net', 'a b', 'net/x', '..', 'host', 'ingress', 'bridge']) {
+      refuses({ BERTH_PROXY_NETWORK: value }, `BERTH_PROXY_NETWORK must be a network name (letters, digits, "_", "." and "-", not first), not one of the engine's own (got "${value}")`);
+    }
   });
 
   it('an engine address of another scheme, or a path that is not absolute', () => {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseProfileOverrides, type ProfileOverrides } from '../domain/database/profile-override.ts';
 import { instanceKeyOf } from './keys.ts';
 import { engineAddress } from '../adapters/docker/address.ts';
+import { isEngineNetwork } from '../domain/application/engine-networks.ts';
 
 export const ROLES = ['api', 'projections', 'relay', 'reactors'] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -38,6 +39,8 @@ export interface Config {
   readonly taskSteadyMs: number;
   /** Where the proxy's dynamic configuration files are written, one per application. */
   readonly proxyDir: string;
+  /** The attachable swarm overlay network every application joins, under its appName, for the proxy to reach it. */
+  readonly proxyNetwork: string;
   /** The image enableSelfHostedRegistry runs. */
   readonly registryImage: string;
   /** Request metrics at `/metrics` and a log line per request; off only to measure their cost. */
@@ -64,6 +67,8 @@ export interface Config {
   readonly deployConcurrency: number;
   /** Finished deployments (with their logs) kept per service. */
   readonly keepDeployments: number;
+  /** Finished run records (backups and restores) kept per backup; the log keeps them all. */
+  readonly keepBackupRuns: number;
   /** Bound on the wait of start, stop, reload and cancel for the engine's outcome. */
   readonly actionWaitMs: number;
   /** The operator's changes to the database engine profiles (BERTH_DATABASE_PROFILES, a JSON file). */
@@ -198,6 +203,22 @@ function engineSocket(env: Env): string {
   return socket;
 }
 
+/** BERTH_PROXY_NETWORK unless set. */
+export const DEFAULT_PROXY_NETWORK = 'berth-proxy';
+
+/** How the engine spells a network's name. */
+const NETWORK_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** The proxy's network: a name the engine takes, and none of the engine's own (none of them is an overlay a service joins by name). */
+function proxyNetwork(env: Env): string {
+  const name = env.BERTH_PROXY_NETWORK;
+  if (isUnset(name)) return DEFAULT_PROXY_NETWORK;
+  if (!NETWORK_NAME.test(name) || isEngineNetwork(name)) {
+    throw new Error(`BERTH_PROXY_NETWORK must be a network name (letters, digits, "_", "." and "-", not first), not one of the engine's own (got "${name}")`);
+  }
+  return name;
+}
+
 export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
     dataDir: resolve(env.BERTH_DATA_DIR || './data'),
@@ -223,6 +244,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     // The engine's own default: an update watches each new task this long for a failure.
     taskSteadyMs: integer(env, 'BERTH_TASK_STEADY_MS', 5_000, duration(0)),
     proxyDir: '',
+    proxyNetwork: proxyNetwork(env),
     registryImage: env.BERTH_REGISTRY_IMAGE || 'registry:2',
     metrics: onOff(env, 'BERTH_METRICS', 'on'),
     readyMaxLag: integer(env, 'BERTH_READY_MAX_LAG', 1000, { min: 0 }),
@@ -238,6 +260,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     natsUrl: env.BERTH_NATS_URL || undefined,
     deployConcurrency: integer(env, 'BERTH_DEPLOY_CONCURRENCY', 4, { min: 1 }),
     keepDeployments: integer(env, 'BERTH_KEEP_DEPLOYMENTS', 10, { min: 1 }),
+    // A run is history an operator reads: two days of hourly runs, more than a keepLatest usually keeps.
+    keepBackupRuns: integer(env, 'BERTH_KEEP_BACKUP_RUNS', 50, { min: 1 }),
     actionWaitMs: integer(env, 'BERTH_ACTION_WAIT_MS', 60_000, duration(1)),
     databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env.BERTH_DATABASE_PROFILES),
     removeDatabaseVolumes: onOff(env, 'BERTH_REMOVE_DATABASE_VOLUMES', 'off'),

@@ -9,7 +9,7 @@ import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
 import { destinationAggregate } from '@berth/shared/domain/destination/destination';
 import { ENGINES } from '@berth/shared/contract/databases';
-import { badRequest, conflict } from '@berth/shared/errors';
+import { badRequest, conflict, notFound } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Doc } from '@berth/shared/ports/read-store';
 import type { Context } from '../context.ts';
@@ -28,7 +28,10 @@ async function run(ctx: Context, backup: Backup, asked: Asked) {
   if (!ended) throw conflict(`The ${asked.kind} run ${runId} is still in progress after ${ctx.infra.config.actionWaitMs} ms; backup.runs shows it when it ends`);
   // Appended by the reactors: newer than what this process may hold.
   ctx.forget(backupRunAggregate, runId);
-  return ctx.view(backupRunAggregate, (await ctx.load(backupRunAggregate, runId)).state);
+  const { state } = await ctx.load(backupRunAggregate, runId);
+  // Pruned as it ended: only a removal of its backup meanwhile prunes the run that ended last.
+  if (state === null) throw notFound('backupId', backupAggregate.label);
+  return ctx.view(backupRunAggregate, state);
 }
 
 /** The plan of a run of `backup` on the database `databaseId` of its engine (its own by default). */

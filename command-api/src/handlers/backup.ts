@@ -51,7 +51,7 @@ async function intoFolder<T>(
 /**
  * Removes one backup, as `backup.remove` does, then takes it off its destination's and its
  * database's users and lets its folder's slot go. The folder stays its database's: the dumps it
- * wrote are still there.
+ * wrote are still there; its run records go (the reactors prune them on BackupRemoved).
  */
 async function removeBackup(input: { backupId: string }, ctx: Context) {
   const { before } = await ctx.execute(backupAggregate, input.backupId, { type: 'RemoveBackup', data: { backupId: input.backupId } });

@@ -21,6 +21,14 @@ describe('backup run decider', () => {
     spec.given(running).when({ type: 'FailBackupRun', data: failed }).then([{ type: 'BackupRunFailed', data: failed }]);
     spec.given([...running, { type: 'BackupRunSucceeded', data: ended }]).when({ type: 'FailBackupRun', data: failed }).thenFails('CONFLICT', 'runId');
   });
+  it('prunes an ended run once; one under way, or gone already, is left alone', () => {
+    const prune = { type: 'PruneBackupRun', data: { runId: 'r1' } } as const;
+    const done = [{ type: 'BackupRunStarted', data: started }, { type: 'BackupRunSucceeded', data: ended }] as const;
+    spec.given(done).when(prune).then([{ type: 'BackupRunPruned', data: { runId: 'r1' } }]);
+    spec.given([{ type: 'BackupRunStarted', data: started }]).when(prune).then([]);
+    spec.given([...done, { type: 'BackupRunPruned', data: { runId: 'r1' } }]).when(prune).then([]);
+    spec.given([]).when(prune).then([]);
+  });
   it('names a scheduled run after its backup and tick, the same in every process', () => {
     const tick = new Date('2026-01-01T00:00:05.000Z');
     if (scheduledRunId('b1', tick) !== scheduledRunId('b1', new Date(tick))) throw new Error('not stable');

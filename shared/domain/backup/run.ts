@@ -33,16 +33,20 @@ export interface BackupRun {
 
 type Started = Omit<BackupRun, 'status' | 'finishedAt' | 'size' | 'error' | 'log'>;
 type Ended = { runId: string; finishedAt: string; size: number | null; log: string[] };
+type Id = { runId: string };
 
 export type BackupRunCommand =
   | { type: 'StartBackupRun'; data: Started }
   | { type: 'SucceedBackupRun'; data: Ended }
-  | { type: 'FailBackupRun'; data: Ended & { error: string } };
+  | { type: 'FailBackupRun'; data: Ended & { error: string } }
+  | { type: 'PruneBackupRun'; data: Id };
 
 export type BackupRunEvent =
   | { type: 'BackupRunStarted'; data: Started }
   | { type: 'BackupRunSucceeded'; data: Ended }
-  | { type: 'BackupRunFailed'; data: Ended & { error: string } };
+  | { type: 'BackupRunFailed'; data: Ended & { error: string } }
+  /** The record is history no one keeps any longer (see run-bound.ts): the log keeps it, the read model forgets it. */
+  | { type: 'BackupRunPruned'; data: Id };
 
 const LABEL = 'Backup run';
 
@@ -64,6 +68,7 @@ export const backupRunAggregate: Aggregate<BackupRun, BackupRunCommand, BackupRu
       case 'BackupRunStarted': return { ...event.data, status: 'running', finishedAt: null, size: null, error: null, log: [] };
       case 'BackupRunSucceeded': return state && { ...state, ...event.data, status: 'done' };
       case 'BackupRunFailed': return state && { ...state, ...event.data, status: 'error' };
+      case 'BackupRunPruned': return null;
       default: return exhaustive(event);
     }
   },
@@ -78,6 +83,10 @@ export const backupRunAggregate: Aggregate<BackupRun, BackupRunCommand, BackupRu
       case 'FailBackupRun':
         mustBeRunning(state);
         return [{ type: 'BackupRunFailed', data: command.data }];
+      case 'PruneBackupRun':
+        // Gone already (another process pruned it) or still under way: nothing to do, no error,
+        // so concurrent pruners and re-deliveries agree.
+        return state && state.status !== 'running' ? [{ type: 'BackupRunPruned', data: command.data }] : [];
       default: return exhaustive(command);
     }
   },

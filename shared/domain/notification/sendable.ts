@@ -43,7 +43,7 @@ const SENDABLE: Readonly<Record<SendableType, true>> = {
   ApplicationMarkedRunning: true, ApplicationPortsPublished: true, ApplicationProxyConfigUpdated: true,
   ApplicationRemovalBegun: true, ApplicationSSHKeyGenerated: true, ApplicationSSHKeyRemoved: true,
   ApplicationStatusChanged: true, ApplicationTokenRefreshed: true, ApplicationUpdated: true, BackupCreated: true,
-  BackupRemoved: true, BackupRunFailed: true, BackupRunRequested: true, BackupRunStarted: true,
+  BackupRemoved: true, BackupRunFailed: true, BackupRunPruned: true, BackupRunRequested: true, BackupRunStarted: true,
   BackupRunSucceeded: true, BackupUpdated: true, CertificateCreated: true, CertificateFolderEntered: true,
   CertificateFolderLeft: true, CertificateFolderTaken: true, CertificateRemoved: true, ComposeActionFailed: true,
   ComposeActionRequested: true, ComposeActionSucceeded: true, ComposeCreated: true, ComposeFileFetched: true,
