@@ -24,7 +24,7 @@ describe('backup run records', { timeout: 120_000 }, () => {
   /** A backup of a database that is never deployed, to a bucket that is never reached. */
   async function aBackup() {
     const { projectId } = await berth.ok('project.create', { name: 'runs' });
-    const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'runs', appName: `h32br-runs-${newId().slice(0, 8)}`, projectId, ...databaseCredentials('dbgamma') });
+    const { dbgammaId } = await berth.ok('dbgamma.create', { name: 'runs', appName: `berth-test-runs-${newId().slice(0, 8)}`, projectId, ...databaseCredentials('dbgamma') });
     const { destinationId } = await berth.ok('destination.create', {
       name: 'bucket', accessKey: 'AKIAEXAMPLE', bucket: 'backups', region: 'us-east-1', endpoint: 'https://s3.example.com', secretAccessKey: 'secret-key',
     });
@@ -131,7 +131,7 @@ test('the run records left by a Berth that did not prune them are pruned when th
   const infra = first.berth.infrastructure;
   const cause = () => ({ actorId: null, correlationId: 'test', causationId: null, occurredAt: new Date().toISOString() });
   const { projectId } = await first.ok('project.create', { name: 'old' });
-  const { dbgammaId } = await first.ok('dbgamma.create', { name: 'old', appName: `h32br-old-${newId().slice(0, 8)}`, projectId, ...databaseCredentials('dbgamma') });
+  const { dbgammaId } = await first.ok('dbgamma.create', { name: 'old', appName: `berth-test-old-${newId().slice(0, 8)}`, projectId, ...databaseCredentials('dbgamma') });
   const { destinationId } = await first.ok('destination.create', {
     name: 'bucket', accessKey: 'AKIAEXAMPLE', bucket: 'backups', region: 'us-east-1', endpoint: 'https://s3.example.com', secretAccessKey: 'secret-key',
   });

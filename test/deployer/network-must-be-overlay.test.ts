@@ -11,8 +11,8 @@ import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { DEFAULT_PROXY_NETWORK } from '@berth/shared/runtime/config';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
-const plain = uniqueName('h32net-plain');
-const stack = uniqueName('h32net-stack');
+const plain = uniqueName('berth-test-net-plain');
+const stack = uniqueName('berth-test-net-stack');
 const plainId = docker('network', 'create', '--driver', 'overlay', '--attachable', plain);
 docker('network', 'create', '--driver', 'overlay', '--attachable', '--label', 'berth.composeId=someone-elses', stack);
 const d = deployer();
@@ -29,7 +29,7 @@ after(async () => {
 
 const joining = (Target: string): Application => {
   const app = testApplication({
-    appName: uniqueName('h32net-app'), sourceType: 'container', containerImage: TEST_IMAGE,
+    appName: uniqueName('berth-test-net-app'), sourceType: 'container', containerImage: TEST_IMAGE,
     command: 'trap "exit 0" TERM; sleep 3600 & wait', networkOrch: [{ Target }],
   });
   apps.push(app.appName);
@@ -50,7 +50,7 @@ test('fails one joining bridge, docker_gwbridge, ingress, a compose stack\'s net
     ['ingress', /ingress is the engine's routing mesh/],
     [stack, /was made by Berth for another service/],
     [plainId, /no network is named/],
-    [uniqueName('h32net-missing'), /no network is named/],
+    [uniqueName('berth-test-net-missing'), /no network is named/],
   ];
   for (const [target, reason] of refused) {
     const app = joining(target);

@@ -13,7 +13,7 @@ import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 // Names of this test's own: the proxy networks other tests' deployments join are left alone.
-const proxyNetwork = uniqueName('h32pn-proxy');
+const proxyNetwork = uniqueName('berth-test-pn-proxy');
 const networks: string[] = [proxyNetwork];
 const apps: string[] = [];
 after(async () => {
@@ -32,7 +32,7 @@ after(async () => {
 /** An application of the test image serving `body` on :8080 (no published port: the proxy reaches the target port). */
 const serving = (body: string, fields: Partial<Application> = {}): Application => {
   const app = testApplication({
-    appName: uniqueName('h32pn-app'), sourceType: 'container', containerImage: TEST_IMAGE,
+    appName: uniqueName('berth-test-pn-app'), sourceType: 'container', containerImage: TEST_IMAGE,
     command: `mkdir -p /tmp/w && echo ${body} > /tmp/w/index.html && trap "exit 0" TERM; httpd -f -p 8080 -h /tmp/w & wait`,
     ...fields,
   });
@@ -43,12 +43,12 @@ const serving = (body: string, fields: Partial<Application> = {}): Application =
 /** A throwaway container on `network` running `script` with node, as a proxy would (the C library's resolver, an HTTP client). */
 const PROBE_IMAGE = 'node:22-bookworm-slim';
 const probe = (network: string, script: string, ...args: string[]): string =>
-  docker('run', '--rm', '--name', uniqueName('h32pn-probe'), '--network', network, PROBE_IMAGE, 'node', '-e', script, ...args);
+  docker('run', '--rm', '--name', uniqueName('berth-test-pn-probe'), '--network', network, PROBE_IMAGE, 'node', '-e', script, ...args);
 const FETCH = 'fetch(process.argv[1], { signal: AbortSignal.timeout(3000) }).then((r) => r.text()).then((t) => process.stdout.write(t))';
 
 test('an application\'s service answers the proxy by its appName on Berth\'s proxy network', async () => {
   const d = deployer({ proxyNetwork });
-  const body = uniqueName('h32pn-answer');
+  const body = uniqueName('berth-test-pn-answer');
   const app = serving(body);
   const { error, log } = await deploy(d, app);
   assert.equal(error, null, log.join('\n'));
@@ -68,7 +68,7 @@ test('the proxy network is an attachable swarm overlay labelled as Berth\'s, wit
 
 test('a user naming the proxy network in networkOrch deploys, joined once, with the appName and the user\'s aliases', async () => {
   const d = deployer({ proxyNetwork });
-  const alias = uniqueName('h32pn-alias');
+  const alias = uniqueName('berth-test-pn-alias');
   const app = serving('aliased', { networkOrch: [{ Target: proxyNetwork, Aliases: [alias] }] });
   const { error, log } = await deploy(d, app);
   assert.equal(error, null, log.join('\n'));
@@ -80,7 +80,7 @@ test('a user naming the proxy network in networkOrch deploys, joined once, with 
 const named = (name: string) => docker('network', 'ls', '--filter', `name=${name}`, '--format', '{{.Name}}').split('\n');
 
 test('the network is made once when deployments race to make it', async () => {
-  const racing = uniqueName('h32pn-race');
+  const racing = uniqueName('berth-test-pn-race');
   networks.push(racing);
   const d = deployer({ proxyNetwork: racing });
   const deployed = await Promise.all([1, 2, 3].map((n) => deploy(d, serving(`race-${n}`))));
@@ -88,7 +88,7 @@ test('the network is made once when deployments race to make it', async () => {
   assert.equal(deployed.filter(({ log }) => log.includes(`Made the proxy's network ${racing}`)).length, 1);
   assert.deepEqual(named(racing), [racing]);
   // And at the port: of creates at once, one makes it and the others are told it is there.
-  const direct = uniqueName('h32pn-direct');
+  const direct = uniqueName('berth-test-pn-direct');
   networks.push(direct);
   const made = await Promise.all([1, 2, 3, 4, 5].map(() => engine.createOverlayNetwork(direct, { [PROXY_NETWORK_LABEL]: 'true' })));
   assert.deepEqual(made.filter(Boolean).length, 1, String(made));
@@ -96,8 +96,8 @@ test('the network is made once when deployments race to make it', async () => {
 });
 
 test('a network of that name of the wrong kind fails the deployment with the reason, and makes no service', async () => {
-  const bridge = uniqueName('h32pn-bridge');
-  const fixed = uniqueName('h32pn-fixed');
+  const bridge = uniqueName('berth-test-pn-bridge');
+  const fixed = uniqueName('berth-test-pn-fixed');
   networks.push(bridge, fixed);
   docker('network', 'create', '--driver', 'bridge', bridge);
   docker('network', 'create', '--driver', 'overlay', fixed);

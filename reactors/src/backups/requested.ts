@@ -9,6 +9,7 @@ import { load } from '@berth/shared/runtime/execute';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
+import { readModelsCaughtUp } from '../runtime/caught-up.ts';
 import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
 
 /**
@@ -16,7 +17,7 @@ import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
  * log (a run that just ended before this one, in this process, is in it).
  */
 async function newestKey(infra: Infrastructure, backupId: string): Promise<string | null> {
-  await infra.readStore.waitFor(await infra.eventStore.head(), infra.config.projectionWaitMs).catch(() => undefined);
+  await readModelsCaughtUp(infra, infra.config.projectionWaitMs);
   return latestKey(await infra.readStore.find(backupRunAggregate.name, 'backupId', backupId));
 }
 

@@ -33,6 +33,7 @@ import { strandedDeployments } from './stranded.ts';
 import type { DeploymentResult, DeploymentWork, RunDeployment, ServiceActions } from './work.ts';
 import { deploymentTag, localRepository } from './images.ts';
 import { reasonOf } from './reason.ts';
+import { readModelsCaughtUp } from '../runtime/caught-up.ts';
 
 /** A cancelled deployment's last line: the rollout put back what ran before it. */
 const CANCELLED_LINE = 'Cancelled: the service stays on its previous version';
@@ -258,7 +259,7 @@ export class Deployer {
    */
   async recover(): Promise<void> {
     const { readStore, eventStore } = this.deps;
-    await readStore.waitFor(await eventStore.head(), 30_000).catch(() => {});
+    await readModelsCaughtUp({ eventStore, readStore });
     for (const doc of await readStore.find('deployment', 'status', 'running')) {
       const deploymentId = String(doc.deploymentId);
       if (this.running.has(deploymentId)) continue;

@@ -6,10 +6,9 @@ import { deliveryAggregate, type Delivery } from '@berth/shared/domain/notificat
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import type { ReadStore } from '@berth/shared/ports/read-store';
+import { readModelsCaughtUp } from '../runtime/caught-up.ts';
 
 const PAGE = 500;
-/** As the deployer's recovery: the read models first catch up with the log, within this bound. */
-const CATCH_UP_MS = 30_000;
 
 export interface Unfinished {
   readonly delivery: Delivery;
@@ -43,7 +42,7 @@ async function eventsOf(eventStore: EventStore, deliveries: readonly Delivery[],
 
 /** Every delivery the log shows still retrying, oldest first, until `signal` says stop. */
 export async function* unfinishedDeliveries(eventStore: EventStore, readStore: ReadStore, signal: AbortSignal): AsyncGenerator<Unfinished> {
-  await readStore.waitFor(await eventStore.head(), CATCH_UP_MS).catch(() => {});
+  await readModelsCaughtUp({ eventStore, readStore });
   const pending = (await readStore.find(deliveryAggregate.name, 'status', 'pending') as unknown as Delivery[])
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const events = await eventsOf(eventStore, pending, signal);

@@ -6,9 +6,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { ownerOf } from './generate.ts';
+import { readModelsCaughtUp } from '../runtime/caught-up.ts';
 
-/** As the deployer's recovery: the read models first catch up with the log, within this bound. */
-const CATCH_UP_MS = 30_000;
 const FILE = /^(.+)\.yml$/;
 
 export interface Writer {
@@ -50,7 +49,7 @@ export async function reconcileProxyFolder(infra: Infrastructure, writer: Writer
   // A read model behind the log would not hold a new application yet: its file must not look orphaned.
   // A stop does not wait out that bound.
   const stopped = new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-  const caughtUp = await Promise.race([readStore.waitFor(await eventStore.head(), CATCH_UP_MS).then(() => true, () => false), stopped]);
+  const caughtUp = await Promise.race([readModelsCaughtUp({ eventStore, readStore }), stopped]);
   if (signal.aborted) return [];
   const failures: string[] = [];
   /** `what` is left out where the error names its item already. */
