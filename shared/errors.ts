@@ -77,3 +77,6 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
 export const unavailable = (message: string) => new DomainError('UNAVAILABLE', `${message}; try again shortly`, undefined, { 'retry-after': '1' });
 export const notImplemented = (capability: string) =>
   new DomainError('NOT_IMPLEMENTED', `Not implemented yet: ${capability}`);
+
+/** What went wrong, as text: an error's message, or whatever else was thrown. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

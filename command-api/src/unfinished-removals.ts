@@ -8,7 +8,7 @@
 // finished alone: nothing in the log tells that mark from the one its own delete makes.
 // Removals are decided by the log at the revision read, so API processes starting at once may all
 // try: the one that loses finds the record gone (NOT_FOUND) or overtaken (CONFLICT) and says nothing.
-import { DomainError } from '@berth/shared/errors';
+import { DomainError, messageOf } from '@berth/shared/errors';
 import { streamName } from '@berth/shared/events/event';
 import { usageKey } from '@berth/shared/domain/usage/usage';
 import { everyEvent } from '@berth/shared/ports/event-store';
@@ -75,7 +75,6 @@ export const UNFINISHED_KINDS: readonly UnfinishedKind[] = [
 
 /** Gone meanwhile, or being changed by another process (another API finishing it too). */
 const overtaken = (error: unknown) => error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT');
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Finishes every removal the log says stopped part-way. Never throws: one that fails again (the
@@ -88,13 +87,13 @@ export async function finishUnfinishedRemovals(
   try {
     found = await unfinished(infra, kinds);
   } catch (error) {
-    return print(`removals left part-way could not be looked for at start (${reasonOf(error)}); the next start looks again`);
+    return print(`removals left part-way could not be looked for at start (${messageOf(error)}); the next start looks again`);
   }
   for (const [kind, ids] of found) {
     for (const id of ids) {
       // Each its own correlation, so the log tells one finished removal's events from another's.
       await kind.remove(id, new Context(infra, null, newId())).catch((error: unknown) => {
-        if (!overtaken(error)) print(`the removal of ${kind.label} ${id}, left part-way, could not be finished at start (${reasonOf(error)}); the next start or its removal finishes it`);
+        if (!overtaken(error)) print(`the removal of ${kind.label} ${id}, left part-way, could not be finished at start (${messageOf(error)}); the next start or its removal finishes it`);
       });
     }
   }

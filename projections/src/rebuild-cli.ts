@@ -8,8 +8,8 @@ import { configFrom, type Config } from '@berth/shared/runtime/config';
 import { openEventStore, openReadStore } from '@berth/shared/runtime/stores';
 import { rebuildInto } from './rebuild.ts';
 import { FolderInUseError, lockDataFolder } from '@berth/shared/runtime/folder-lock';
+import { messageOf } from '@berth/shared/errors';
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Opens a store, naming the SQLite file in the error when it cannot (better-sqlite3's errors do not

@@ -7,6 +7,7 @@ import { NoRunningTaskError, type TaskExec } from '../ports/task-exec.ts';
 import { INTERRUPTED } from '../domain/deployment/record.ts';
 import { objectKey, scrubbed, type RunPlan } from './plan.ts';
 import { bucketToRestore, dumpToBucket, prune, type Transfer } from './transfer.ts';
+import { messageOf } from '../errors.ts';
 
 export interface RunDeps {
   readonly exec: TaskExec;
@@ -27,7 +28,7 @@ interface RunStart {
 
 const reasonOf = (plan: RunPlan, error: unknown, kind: RunKind = 'backup'): string => {
   if (error instanceof NoRunningTaskError) return `The database ${plan.database.appName} is not running (no running task to ${kind === 'restore' ? 'restore into' : 'dump in'})`;
-  return scrubbed(plan, error instanceof Error ? error.message : String(error));
+  return scrubbed(plan, messageOf(error));
 };
 
 async function recorded(plan: RunPlan, deps: RunDeps, start: RunStart, work: () => Promise<Transfer>): Promise<BackupRun> {

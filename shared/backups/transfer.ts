@@ -6,6 +6,7 @@ import type { ObjectStorage } from '../ports/object-storage.ts';
 import type { MarkedService, TaskExec } from '../ports/task-exec.ts';
 import { databaseMark } from '../domain/database/service-spec.ts';
 import { folderOf, isOwnKey, scrubbed, type RunPlan } from './plan.ts';
+import { messageOf } from '../errors.ts';
 
 /** The database's own service: a service of its name Berth did not make for it is not dumped nor restored into. */
 const serviceOf = (plan: RunPlan): MarkedService => ({ name: plan.database.appName, mark: databaseMark(plan.engine, plan.database) });
@@ -59,7 +60,7 @@ export async function bucketToRestore(plan: RunPlan, exec: TaskExec, storage: Ob
   // Why the download failed; null when it did not, or was stopped because the tool had ended.
   const readFailure = pipeline(source, gunzip).then(
     () => null,
-    (error: unknown) => (stopped ? null : error instanceof Error ? error.message : String(error)),
+    (error: unknown) => (stopped ? null : messageOf(error)),
   );
   const result = await exec.exec(serviceOf(plan), plan.profile.restore(database), { stdin: gunzip, ...(signal && { signal }) })
     .finally(() => {

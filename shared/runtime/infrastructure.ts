@@ -25,6 +25,7 @@ import { deriveKey, loadInstanceKey, secretBoxOf } from './keys.ts';
 import { verifyInstanceKey } from './key-check.ts';
 import { connectWithBackoff, openEventStore, openReadStore } from './stores.ts';
 import { lockDataFolder, type FolderLock } from './folder-lock.ts';
+import { messageOf } from '../errors.ts';
 
 /** What every role is given: the ports, wired to the adapters the configuration names. */
 export interface Infrastructure {
@@ -161,7 +162,7 @@ function folderAt(variable: string, dir: string, mode?: number): void {
     else if (!found.isDirectory()) reason = 'is not a folder';
     if (!reason) accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
-    reason = `cannot be used: ${error instanceof Error ? error.message : String(error)}`;
+    reason = `cannot be used: ${messageOf(error)}`;
   }
   if (reason) throw new Error(`${variable} ${dir} ${reason}`);
 }

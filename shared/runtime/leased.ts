@@ -4,6 +4,7 @@
 import type { LeasedWork } from '../ports/lease.ts';
 import { waitedFor, type Infrastructure } from './infrastructure.ts';
 import type { RunningRole } from './role.ts';
+import { messageOf } from '../errors.ts';
 
 export async function runLeased(infra: Infrastructure, name: string, work: LeasedWork): Promise<RunningRole> {
   const leases = await waitedFor(infra, 'the leases', infra.leases);
@@ -20,7 +21,7 @@ export async function runLeased(infra: Infrastructure, name: string, work: Lease
       try {
         await work.start();
       } catch (error) {
-        console.error(`${name}: holding the lease, but could not start (${error instanceof Error ? error.message : String(error)}); trying again`);
+        console.error(`${name}: holding the lease, but could not start (${messageOf(error)}); trying again`);
         throw error;
       }
       console.log(`${name}: holding the lease, running`);

@@ -4,6 +4,7 @@
 import { pathToFileURL } from 'node:url';
 import { configFrom, ROLES, type RoleName } from './config.ts';
 import { launch } from './launch.ts';
+import { messageOf } from '../errors.ts';
 
 export const ROLE_COMMANDS = ['start', ...ROLES] as const;
 export type RoleCommand = (typeof ROLE_COMMANDS)[number];
@@ -18,7 +19,7 @@ export async function runRoles(command: RoleCommand, env: NodeJS.ProcessEnv = pr
     const roles: readonly RoleName[] = command === 'start' ? config.roles : [command];
     berth = await launch({ ...config, roles });
   } catch (error) {
-    console.error(`berth ${command} could not start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`berth ${command} could not start: ${messageOf(error)}`);
     process.exit(1);
   }
   const running = berth;

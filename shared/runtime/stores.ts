@@ -7,6 +7,7 @@ import type { EventStore } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { UnavailableError } from '../ports/unavailable.ts';
 import { isScaledOut, type Config } from './config.ts';
+import { messageOf } from '../errors.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,7 +34,7 @@ export async function connectWithBackoff<T>(what: string, config: Config, connec
       return await connect();
     } catch (error) {
       if (!(error instanceof UnavailableError)) {
-        const reason = oneLine(error instanceof Error ? error.message : String(error));
+        const reason = oneLine(messageOf(error));
         throw new Error(`${by.variable} (${redacted(by.url)}) cannot be used for ${what}: ${reason}`, { cause: error });
       }
       if (Date.now() >= deadline) {

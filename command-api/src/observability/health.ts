@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { countAfter } from '@berth/shared/ports/event-store';
 import { bounded, secondsBehind } from './lag.ts';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { messageOf } from '@berth/shared/errors';
 
 type Check = { ok: true; [detail: string]: unknown } | { ok: false; reason: string };
 
@@ -15,7 +16,7 @@ async function check(what: string, run: () => Promise<Record<string, unknown>>):
   try {
     return { ok: true, ...(await bounded(run(), CHECK_BOUND_MS, what)) };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: messageOf(error) };
   }
 }
 

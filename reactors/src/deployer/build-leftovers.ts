@@ -4,6 +4,7 @@
 // image and go with it.
 import type { ContainerEngine } from '@berth/shared/ports/container-engine';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
+import { messageOf } from '@berth/shared/errors';
 
 /**
  * Removes the step images `stepImages` (in build order) that nothing uses, newest first: a step's
@@ -19,7 +20,7 @@ export async function removeStepImages(engine: Pick<ContainerEngine, 'removeUnus
     try {
       if (await engine.removeUnusedImage(id)) removed += 1;
     } catch (error) {
-      log(`Could not remove the image ${id} of a build step: ${error instanceof Error ? error.message : String(error)}`);
+      log(`Could not remove the image ${id} of a build step: ${messageOf(error)}`);
       // An engine that does not answer would make each of the rest wait its bound as well.
       if (isUnavailable(error)) break;
     }

@@ -1,2 +1,3 @@
+import { messageOf } from '@berth/shared/errors';
 /** Why work failed, as a deployment's log and records say it: the error's message, never empty. */
-export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)) || 'failed';
+export const reasonOf = (error: unknown): string => messageOf(error) || 'failed';

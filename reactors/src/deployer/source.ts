@@ -13,6 +13,7 @@ import { othersImageReason } from '@berth/shared/domain/ownership';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
 import { fetchGit, type GitSource } from './source-git.ts';
 import { forgeGitSource } from './source-forge.ts';
+import { messageOf } from '@berth/shared/errors';
 
 export interface Produced {
   readonly revision: string | null;
@@ -42,7 +43,7 @@ async function fromContainerImage(deps: DeployerDeps, work: DeploymentWork, tag:
     work.signal.throwIfAborted();
     // An engine that cannot be reached has no local copy to offer either: asking it would wait once more.
     if (isUnavailable(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     const failed = `the image ${reference} could not be pulled: ${reason}`;
     // The registry holds it and refused this login (or asks for one): the engine's copy is someone else's to run.
     if (refusedLogin(reason, auth !== undefined)) throw new DeploymentFailure(failed);

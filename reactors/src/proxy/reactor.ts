@@ -13,6 +13,7 @@ import type { Reactor } from '../runtime/reactor.ts';
 import { removeCertificateFiles, writeCertificateFiles } from './certificate-files.ts';
 import { reconcileProxyFolder } from './reconcile.ts';
 import { removeApplicationProxy, writeApplicationProxy } from './write.ts';
+import { messageOf } from '@berth/shared/errors';
 
 const CHILD = /^(Port|Redirect|Security)(Created|Updated|Removed)$/;
 /** How long the writer waits for the read models to include the event it reacts to. */
@@ -49,7 +50,7 @@ export function proxyReactor(infra: Infrastructure): Reactor {
         if (!app) return;
         const formerAppNames = (await appNamesOf(applicationId)).filter((name) => name !== app.appName);
         await writeApplicationProxy(deps, app, formerAppNames);
-      }).catch((error: unknown) => failures.push(`application ${applicationId}: ${error instanceof Error ? error.message : String(error)}`));
+      }).catch((error: unknown) => failures.push(`application ${applicationId}: ${messageOf(error)}`));
     }
     // Failed at the end, so the event comes back and the ones that failed are tried again.
     if (failures.length > 0) throw new Error(`could not write the proxy files of ${failures.join('; ')}`);

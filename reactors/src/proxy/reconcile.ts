@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { ownerOf } from './generate.ts';
 import { readModelsCaughtUp } from '../runtime/caught-up.ts';
+import { messageOf } from '@berth/shared/errors';
 
 const FILE = /^(.+)\.yml$/;
 
@@ -56,7 +57,7 @@ export async function reconcileProxyFolder(infra: Infrastructure, writer: Writer
   const attempt = async (what: string | null, work: () => Promise<void>) => {
     if (signal.aborted) return;
     await work().catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       failures.push(what === null ? message : `${what}: ${message}`);
     });
   };

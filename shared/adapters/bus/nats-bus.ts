@@ -7,6 +7,7 @@ import { natsConnection } from '../nats/connection.ts';
 import type { RecordedEvent } from '../../events/event.ts';
 import { upcast } from '../../events/catalogue.ts';
 import { backoffFor, SUBJECT_ROOT, subjectOf, type Bus, type Consumer, type ConsumerOptions, type Delivery } from '../../ports/bus.ts';
+import { messageOf } from '../../errors.ts';
 
 export const STREAM = 'BERTH_EVENTS';
 const NANOS_PER_MS = 1_000_000;
@@ -112,7 +113,7 @@ export class NatsBus implements Bus {
     await Promise.race([
       // The client's own words ("connection disconnected") do not say what went away: the reason names NATS.
       this.connection.rtt().catch((error: unknown) => {
-        throw new Error(`NATS did not answer a ping: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`NATS did not answer a ping: ${messageOf(error)}`);
       }),
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('NATS did not answer a ping within 2 s')), 2000); }),
     ]).finally(() => clearTimeout(timer));

@@ -3,6 +3,7 @@
 import { EngineError } from '../../ports/container-engine.ts';
 import type { Readable } from 'node:stream';
 import { isSocketOutage, isUnavailable, UnavailableError } from '../../ports/unavailable.ts';
+import { messageOf } from '../../errors.ts';
 
 interface ProgressLine {
   stream?: string;
@@ -111,7 +112,6 @@ export interface StreamWatch {
   readonly idleMs?: number;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Opens one of the engine's progress streams (`open` gives its request the signal) and follows it

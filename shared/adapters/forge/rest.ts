@@ -3,6 +3,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ForgeError, type Forge, type ForgeApp, type ForgeRepository } from '../../ports/forge.ts';
+import { messageOf } from '../../errors.ts';
 
 const TIMEOUT_MS = 15_000;
 const PAGE = 100;
@@ -68,7 +69,7 @@ async function call<T>(app: ForgeApp, path: string, authorization: string, expec
     });
     text = await response.text();
   } catch (error) {
-    throw new ForgeError(`the forge API at ${app.apiUrl} did not answer: ${error instanceof Error ? error.message : String(error)}`, NO_ANSWER);
+    throw new ForgeError(`the forge API at ${app.apiUrl} did not answer: ${messageOf(error)}`, NO_ANSWER);
   }
   if (!response.ok) {
     const reason = (() => { try { return String((JSON.parse(text) as { message?: unknown }).message ?? text); } catch { return text; } })();
