@@ -16,7 +16,7 @@ describe('removals of one record at the same moment', () => {
     for (let round = 0; round < 10; round++) {
       const { projectId } = await berth.ok('project.create', { name: `round ${round}` });
       const { applicationId } = await berth.ok('application.create', { name: 'web', projectId });
-      for (let i = 0; i < 3; i++) await berth.ok('port.create', { applicationId, publishedPort: 20_000 + round * 10 + i, targetPort: 80 });
+      for (let i = 0; i < 3; i++) await berth.ok('port.create', { applicationId, publishedPort: 20_000 + round * 10 + i, targetPort: 80 + i });
       await berth.ok('redirects.create', { applicationId, regex: '^/a', replacement: '/b', permanent: false });
       const answers = await Promise.all([1, 2, 3].map(() => berth.call('application.delete', { applicationId })));
       assert.equal(answers.filter((answer) => answer.status === 200).length, 1, JSON.stringify(answers.map((answer) => answer.body)));
