@@ -82,7 +82,7 @@ export class Fixtures {
       case 'registryId': return (await this.berth.ok('registry.create', {
         registryName: unique('registry'), username: 'u', password: 'p', registryUrl: 'registry.example.com', registryType: 'cloud', imagePrefix: null,
       })).registryId;
-      case 'portId': return (await this.berth.ok('port.create', { publishedPort: freshPort(), targetPort: 80, applicationId: await this.application() })).portId;
+      case 'portId': return (await this.berth.ok('port.create', { publishedPort: freshPort(), targetPort: freshPort(), applicationId: await this.application() })).portId;
       case 'redirectId': return (await this.berth.ok('redirects.create', {
         regex: '^/old', replacement: '/new', permanent: true, applicationId: await this.application(),
       })).redirectId;
@@ -118,9 +118,9 @@ export class Fixtures {
       case 'registryUrl': return '127.0.0.1:1';
       case 'certificateData': return this.certificate.certificateData;
       case 'privateKey': return this.certificate.privateKey;
-      // Host ports are one namespace across every service: each call takes a fresh one.
-      case 'publishedPort': case 'externalPort': return freshPort();
-      case 'targetPort': return 80;
+      // Host ports are one namespace across every service, and an application publishes a container
+      // port once: each call takes a fresh one.
+      case 'publishedPort': case 'externalPort': case 'targetPort': return freshPort();
       case 'pin': return '123456';
       // A webhook subscription: nothing listens there (its deliveries stay pending in the background); a real event type, as an unknown one is refused.
       case 'url': return 'http://127.0.0.1:9/hook';
