@@ -23,7 +23,9 @@ const ENDS: ReadonlySet<string> = new Set(['BackupRunSucceeded', 'BackupRunFaile
 async function sweep(infra: Infrastructure, report: Report, stopped: () => boolean): Promise<void> {
   const byBackup = new Map<string, BackupRun[]>();
   for (const run of await infra.readStore.all(backupRunAggregate.name) as unknown as BackupRun[]) {
-    byBackup.set(run.backupId, [...byBackup.get(run.backupId) ?? [], run]);
+    const runs = byBackup.get(run.backupId) ?? [];
+    runs.push(run);
+    byBackup.set(run.backupId, runs);
   }
   for (const [backupId, runs] of byBackup) {
     const backup = (await load(infra.eventStore, backupAggregate, backupId)).state;

@@ -9,15 +9,21 @@ import { carriesAMark } from '@berth/shared/domain/ownership';
 import type { ContainerEngine, NetworkInfo } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from './env.ts';
 
+/** Why services may not be joined on `network` (a clause without its subject); null when they may. The proxy's network is judged so too. */
+export function unfitForServices(network: NetworkInfo): string | null {
+  if (network.ingress) return 'is the engine\'s routing mesh, which a service does not join by name';
+  if (network.driver !== 'overlay' || network.scope !== 'swarm') {
+    return `is not a swarm overlay network (its driver is ${network.driver}, its scope ${network.scope})`;
+  }
+  if (carriesAMark(network.labels)) return 'was made by Berth for another service';
+  return null;
+}
+
 /** Why a service may not join `network`; null when it may. */
 function refusal(target: string, network: NetworkInfo | null): string | null {
   if (!network) return `no network is named ${target} (networks are named, not given by id)`;
-  if (network.ingress) return `${target} is the engine's routing mesh, which a service does not join by name`;
-  if (network.driver !== 'overlay' || network.scope !== 'swarm') {
-    return `${target} is not a swarm overlay network (its driver is ${network.driver}, its scope ${network.scope})`;
-  }
-  if (carriesAMark(network.labels)) return `${target} was made by Berth for another service`;
-  return null;
+  const unfit = unfitForServices(network);
+  return unfit && `${target} ${unfit}`;
 }
 
 /** Fails the deployment, naming networkOrch and the network, unless each network is one a service may join. */

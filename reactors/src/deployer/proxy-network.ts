@@ -4,18 +4,17 @@
 // number of deployers may race to make it (the engine keeps one network of a name: the others are
 // told it exists, which is as good). One of that name that is not an attachable swarm overlay, or
 // that Berth made for a service, fails the deployment: the proxy could not reach the service on it.
-import { PROXY_NETWORK_LABEL, carriesAMark } from '@berth/shared/domain/ownership';
+import { PROXY_NETWORK_LABEL } from '@berth/shared/domain/ownership';
 import type { ContainerEngine, NetworkInfo } from '@berth/shared/ports/container-engine';
 import { DeploymentFailure } from './env.ts';
+import { unfitForServices } from './networks.ts';
 
 /** Why `network` cannot be the proxy's network; null when it can. */
 function unfit(network: NetworkInfo): string | null {
-  if (network.ingress) return 'it is the engine\'s routing mesh';
-  if (network.driver !== 'overlay' || network.scope !== 'swarm') return `it is not a swarm overlay network (its driver is ${network.driver}, its scope ${network.scope})`;
+  const forServices = unfitForServices(network);
+  if (forServices) return `it ${forServices}`;
   // A proxy run as a plain container (not a swarm service) can join only an attachable one.
-  if (!network.attachable) return 'it is not attachable';
-  if (carriesAMark(network.labels)) return 'Berth made it for a service (a compose stack\'s network)';
-  return null;
+  return network.attachable ? null : 'it is not attachable';
 }
 
 /**
