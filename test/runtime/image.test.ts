@@ -22,8 +22,22 @@ const logsOf = async (name: string) => {
   return stdout + stderr;
 };
 
+/**
+ * Each run builds from a checkout of its own, so the last run's image (untagged by this one's) and
+ * its first stage (the classic builder keeps every build's) would stay behind, a gigabyte a run.
+ * The newest stage stays: its layers are the next build's cache.
+ */
+async function removeEarlierBuilds(): Promise<void> {
+  const untagged = async (label: string) =>
+    (await docker('images', '-q', '--filter', 'dangling=true', '--filter', `label=${label}`)).split('\n').filter(Boolean);
+  const stages = await untagged('org.berth.stage=build'); // newest first
+  const earlier = [...(await untagged('org.berth.test-image=berth')), ...stages.slice(1)];
+  if (earlier.length > 0) await docker('rmi', ...earlier);
+}
+
 test('the image built from the Dockerfile serves the embedded Berth (health, the setup token in its log, an admin and a project) and stops cleanly', { timeout: 900_000 }, async () => {
-  await docker('build', '-q', '-f', 'shared/runtime/Dockerfile', '-t', IMAGE, '.');
+  await docker('build', '-q', '-f', 'shared/runtime/Dockerfile', '-t', IMAGE, '--label', 'org.berth.test-image=berth', '.');
+  await removeEarlierBuilds();
   const name = uniqueName('berth-image');
   const port = await freePort();
   // As an operator runs it: the engine's socket for the reactors, the API published on a port.
