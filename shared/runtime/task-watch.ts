@@ -1,7 +1,8 @@
 // The engine never gives up on some tasks: a host port already taken leaves a task pending, a
 // missing image is rejected and retried forever, a command that exits is restarted forever. A
 // deploy watches its own tasks (those of the spec it wrote): it succeeds once they have run for a
-// while, and fails after a bounded wait, or as soon as they keep failing, with the engine's reason.
+// while, and fails after a bounded wait, or as soon as they keep failing (ending, or rejected by the
+// node: an image it cannot get), with the engine's reason.
 import { EngineError, type ContainerEngine, type TaskInfo } from '../ports/container-engine.ts';
 
 export interface Rollout {
@@ -51,8 +52,12 @@ export function plainly(reason: string): string {
   return reason;
 }
 
-/** A task that ended without being asked to: an exit, or (but for a job) an end at all. */
-const ended = (rollout: Rollout) => (task: TaskInfo) => task.state === 'failed' || (!rollout.job && task.state === 'complete');
+/**
+ * A task that ended without being asked to: an exit, a node's refusal to start it (the engine
+ * retries a missing image every few seconds, for ever), or (but for a job) an end at all.
+ */
+const ended = (rollout: Rollout) => (task: TaskInfo) =>
+  task.state === 'failed' || task.state === 'rejected' || (!rollout.job && task.state === 'complete');
 const isUp = (task: TaskInfo) => task.state === 'running' && task.desiredState === 'running';
 
 /** Resolves once `replicas` of the deploy's tasks have run `steadyMs` (or completed, for a job); else throws why not. */
