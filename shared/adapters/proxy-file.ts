@@ -1,17 +1,14 @@
 // Where an application's dynamic configuration file lives, and how it is written: whole, through
 // a temporary file and a rename, so the proxy's file watcher never reads half a file.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { replaceFileWhole } from './whole-file.ts';
 
 export const proxyFilePath = (dir: string, appName: string) => join(dir, `${appName}.yml`);
 
 export async function writeProxyFile(dir: string, appName: string, text: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const path = proxyFilePath(dir, appName);
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, path);
+  await replaceFileWhole(proxyFilePath(dir, appName), text);
 }
 
 /** The file's text, or null when there is none. */

@@ -1,6 +1,7 @@
 import type { contract } from '@berth/shared/contract/index';
 import { certificateAggregate, folderOf, type NewCertificate, type Placed } from '@berth/shared/domain/certificate/certificate';
 import { certificateFolderAggregate, parentsOf } from '@berth/shared/domain/certificate/folder';
+import { mustBeAcceptable } from '@berth/shared/domain/certificate/acceptable';
 import { mustNotExist } from '@berth/shared/domain/decisions';
 import { chainText, inspectCertificate } from '@berth/shared/domain/certificate/pem';
 import { badRequest } from '@berth/shared/errors';
@@ -67,6 +68,7 @@ export const certificates: GroupHandlers<typeof contract.certificates> = {
       autoRenew: input.autoRenew ?? false, ...facts, createdAt: ctx.now, taken: await placedCertificates(ctx),
     };
     // Checked here too (the decider checks again): a refused input must append no claim.
+    mustBeAcceptable(data);
     const path = folderOf(data);
     return inFolder(ctx, path, certificateId, () => change(certificateAggregate, () => ({ type: 'CreateCertificate', data }))(input, ctx));
   },

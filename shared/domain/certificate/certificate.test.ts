@@ -55,6 +55,15 @@ describe('certificate decider', () => {
       return true;
     });
   });
+  it('refuses a certificate expired at createdAt, or valid for no moment, naming certificateData', () => {
+    for (const dates of [{ createdAt: '2026-04-01T00:00:01.000Z' }, { notAfter: created.notBefore }, { notAfter: '2025-12-31T00:00:00.000Z' }]) {
+      spec.given([]).when(create({ ...created, ...dates })).thenFails('BAD_REQUEST', 'certificateData');
+    }
+  });
+  it('refuses autoRenew: true, naming autoRenew; takes null', () => {
+    spec.given([]).when(create({ ...created, autoRenew: true })).thenFails('BAD_REQUEST', 'autoRenew');
+    spec.given([]).when(create({ ...created, autoRenew: null })).then([{ type: 'CertificateCreated', data: { ...created, autoRenew: null } }]);
+  });
   it('answers NOT_FOUND naming certificateId when removing one that is gone', () => {
     spec.given([{ type: 'CertificateCreated', data: created }, { type: 'CertificateRemoved', data: { certificateId: 'c1' } }])
       .when({ type: 'RemoveCertificate', data: { certificateId: 'c1' } }).thenFails('NOT_FOUND', 'certificateId');

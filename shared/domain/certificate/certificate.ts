@@ -4,6 +4,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist } from '../decisions.ts';
 import type { CertificateFacts } from './pem.ts';
+import { mustBeAcceptable } from './acceptable.ts';
 
 /** A TLS certificate with its key, served by the proxy for the domains that use it. */
 export interface Certificate extends CertificateFacts {
@@ -104,6 +105,7 @@ export function folderOf({ certificateId, certificatePath: chosen, taken }: Pick
 }
 
 function created({ taken, ...certificate }: NewCertificate): CertificateEvent {
+  mustBeAcceptable(certificate);
   return { type: 'CertificateCreated', data: { ...certificate, certificatePath: folderOf({ ...certificate, taken }) } };
 }
 
