@@ -89,7 +89,7 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
   'application.updateProxyConfig': 'Saves your proxy configuration (YAML) for the application, checked first; answers the record. '
     + 'Its names must not be another application\'s and it may reach only services you manage; Berth keeps writing the service, middleware and TLS parts itself. Needs `canAccessToProxyFiles`.',
   'application.readAppMonitoring': 'Answers one sample of CPU, memory, network and block I/O of the running containers of the service named `appName` (of any kind), summed and one by one. '
-    + 'Needs `canAccessToContainer`.',
+    + 'Needs `canAccessToContainer` and access to the service.',
 
   'compose.create': 'Creates a compose service in a project: an empty stored file (`raw` source), `container-compose` unless `composeType` is `stack`, status `idle`; answers the record. '
     + 'Set its file and source with `compose.update`.',
@@ -211,12 +211,12 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
   'admin.haveForgeConfigured': 'Answers whether a forge app is configured (`admin.saveForgeApp`). Admin only.',
   'admin.saveForgeApp': 'Sets the forge app Berth acts as: its API URL, app id, installation id and PEM private key (kept sealed, never answered); answers it without the key. Admin only.',
 
-  'container.getContainers': 'Lists every container on the engine, running or not, as it reports them now. Needs `canAccessToContainer`.',
+  'container.getContainers': 'Lists every container on the engine, running or not, as it reports them now; a user, those of the services it has access to. Needs `canAccessToContainer`.',
   'container.getConfig': 'Answers the engine\'s inspection of a container; its environment values and commands are hidden unless you manage its service. '
     + 'Needs `canAccessToContainer`.',
-  'container.getContainersByAppNameMatch': 'Lists the containers Berth made for the service `appName`, found by their names. Needs `canAccessToContainer`.',
+  'container.getContainersByAppNameMatch': 'Lists the containers Berth made for the service `appName`, found by their names. Needs `canAccessToContainer` and access to the service.',
   'container.getContainersByAppLabel': 'Lists the containers Berth made for the service `appName`, found by their labels (swarm service, stack or compose project). '
-    + 'Needs `canAccessToContainer`.',
+    + 'Needs `canAccessToContainer` and access to the service.',
 
   'cluster.getNodes': 'Lists the swarm\'s nodes with their role, availability, state, address and engine version. Admin only.',
   'cluster.removeWorker': 'Drains the worker node `nodeId`, so its tasks move to other nodes, and removes it from the swarm; answers true. '

@@ -16,8 +16,8 @@ export async function validInput(operation: Operation, fixtures: Fixtures): Prom
   if (operation.name === 'deployment.all') input.applicationId = await fixtures.idFor('applicationId', operation.name);
   if (operation.name === 'backup.create') input.dbgammaId = await fixtures.idFor('dbgammaId', operation.name);
   if (operation.name.endsWith('.reload')) input.appName = await fixtures.appNameOf(operation.name, input);
-  // Measured by the name of a service Berth holds (a name nothing carries is 404).
-  if (operation.name === 'application.readAppMonitoring') {
+  // Measured or listed by the name of a service Berth holds (a name nothing carries is 404, 403 to a user).
+  if (['application.readAppMonitoring', 'container.getContainersByAppNameMatch', 'container.getContainersByAppLabel'].includes(operation.name)) {
     input.appName = await fixtures.appNameOf('application.one', { applicationId: await fixtures.idFor('applicationId', operation.name) });
   }
   if (operation.name === 'auth.login') Object.assign(input, { email: 'admin@berth.test', password: 'correct horse battery' });

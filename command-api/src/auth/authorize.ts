@@ -9,6 +9,7 @@ import { portAggregate } from '@berth/shared/domain/port/port';
 import { redirectAggregate } from '@berth/shared/domain/redirect/redirect';
 import { securityAggregate } from '@berth/shared/domain/security/security';
 import type { Context } from '../context.ts';
+import { serviceIdOf } from '../handlers/container-owner.ts';
 import { ruleOf, serviceIdFieldOf, SERVICE_ID_FIELDS } from './rules.ts';
 
 /** Records that belong to a service, by the field that names them, and how to reach the service from one. */
@@ -47,6 +48,16 @@ async function mustSeeEverythingNamed(ctx: Context, input: Record<string, unknow
   }
 }
 
+/**
+ * The service named by its runtime name must be one the caller may see. A name no service holds is
+ * refused as a service the caller may not see, as an unknown id is: the answer tells no more.
+ */
+async function mustSeeServiceNamed(ctx: Context, name: unknown): Promise<void> {
+  if (typeof name !== 'string') return; // the handler names a missing field
+  const serviceId = await serviceIdOf(ctx, name);
+  if (serviceId === null || !ctx.canSeeService(serviceId)) throw forbidden('This account has no access to that service');
+}
+
 /** FORBIDDEN unless the caller may run `operation` with this input; an admin may run everything. */
 export async function authorize(ctx: Context, operation: Operation, input: Record<string, unknown>): Promise<void> {
   const rule = ruleOf(operation);
@@ -59,6 +70,7 @@ export async function authorize(ctx: Context, operation: Operation, input: Recor
   }
   if (rule.flag && actor.permissions[rule.flag] !== true) throw forbidden(`This account lacks the permission ${rule.flag}`);
   await mustSeeEverythingNamed(ctx, input);
+  if (rule.namedBy) await mustSeeServiceNamed(ctx, input[rule.namedBy]);
 }
 
 /** A project or service a user creates is added to that user's access lists. */

@@ -12,8 +12,9 @@ export type Rule =
   /**
    * Any account with the flag, when one is given; every project and service the input names must be
    * one it may see (authorize.ts). `grants`: what the operation creates joins the creator's access lists.
+   * `namedBy`: the input field naming, by its runtime name, the service the operation reads.
    */
-  | { readonly kind: 'account'; readonly flag?: PermissionFlag; readonly grants?: 'project' | 'service' };
+  | { readonly kind: 'account'; readonly flag?: PermissionFlag; readonly grants?: 'project' | 'service'; readonly namedBy?: 'appName' };
 
 const SERVICE_GROUPS: Record<string, string> = {
   application: 'applicationId', compose: 'composeId', ...Object.fromEntries(ENGINES.map((engine) => [engine, `${engine}Id`])),
@@ -22,6 +23,9 @@ const SERVICE_GROUPS: Record<string, string> = {
 export const serviceIdFieldOf = (group: string): string | undefined => SERVICE_GROUPS[group];
 
 const ADMIN_GROUPS = new Set(['destination', 'certificates', 'cluster', 'admin', 'events', 'projections', 'notification']);
+
+/** The live views of one service's containers: the service they name must be one the caller may see. */
+const CONTAINERS_BY_APP_NAME: Rule = { kind: 'account', flag: 'canAccessToContainer', namedBy: 'appName' };
 
 const EXCEPTIONS: Record<string, Rule> = {
   'auth.createAdmin': { kind: 'token-issuing' },
@@ -46,7 +50,9 @@ const EXCEPTIONS: Record<string, Rule> = {
   'compose.deployTemplate': { kind: 'account', flag: 'canCreateServices', grants: 'service' },
   'application.readProxyConfig': { kind: 'account', flag: 'canAccessToProxyFiles' },
   'application.updateProxyConfig': { kind: 'account', flag: 'canAccessToProxyFiles' },
-  'application.readAppMonitoring': { kind: 'account', flag: 'canAccessToContainer' },
+  'application.readAppMonitoring': CONTAINERS_BY_APP_NAME,
+  'container.getContainersByAppNameMatch': CONTAINERS_BY_APP_NAME,
+  'container.getContainersByAppLabel': CONTAINERS_BY_APP_NAME,
 };
 
 export function ruleOf(operation: Operation): Rule {

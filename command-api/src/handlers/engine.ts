@@ -119,7 +119,13 @@ async function shownConfig(ctx: Context, config: object): Promise<object> {
 }
 
 export const container: GroupHandlers<typeof contract.container> = {
-  getContainers: async (_input, ctx) => askEngine(() => engineOf(ctx).listContainers(), 'containerId', 'Container'),
+  getContainers: async (_input, ctx) => {
+    const found = await askEngine(() => engineOf(ctx).listContainers(), 'containerId', 'Container');
+    if (ctx.seesAll) return found;
+    // A user's list holds its own services' containers only: the others are other tenants' or not Berth's.
+    const shown = await Promise.all(found.map((candidate) => managesContainerOf(ctx, candidate.labels)));
+    return found.filter((_candidate, index) => shown[index]);
+  },
   getConfig: async (input, ctx) => {
     const config = await askEngine(() => engineOf(ctx).inspectContainer(input.containerId), 'containerId', 'Container');
     if (!config) throw notFound('containerId', 'Container');
