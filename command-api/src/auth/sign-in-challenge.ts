@@ -24,9 +24,12 @@ export interface SignInChallenge {
   readonly use: () => Promise<unknown>;
 }
 
-/** The open sign-in of `accountId`; UNAUTHORIZED (sign in again) when there is none, or it was used or expired. */
-export async function findSignInChallenge(ctx: Context, accountId: string): Promise<SignInChallenge> {
-  const use = { sessionId: challengeIdOf(accountId), at: ctx.now };
+/**
+ * The open sign-in of `accountId`; UNAUTHORIZED (sign in again) when there is none, or it was used,
+ * expired, or made before `validFrom`, the account's last password change (ms): with the old password.
+ */
+export async function findSignInChallenge(ctx: Context, accountId: string, validFrom: number | null): Promise<SignInChallenge> {
+  const use = { sessionId: challengeIdOf(accountId), at: ctx.now, validFrom };
   const { state } = await ctx.load(sessionAggregate, use.sessionId);
   return {
     session: openChallenge(state, use),

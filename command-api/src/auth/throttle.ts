@@ -6,8 +6,14 @@ import { DomainError, tooManyRequests } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 
+/**
+ * What failures count against: every way of signing in (password, pin, invitation token) shares
+ * one budget per account and one per address, so no operation adds guesses to another's.
+ */
+export type Budget = 'sign-in' | 'verify2FASetup';
+
 export interface GuardKeys {
-  /** The account (or the email, when it may not exist) the attempt is about. */
+  /** The account the attempt is about: its id, or `email:<email>` for an email that names none. */
   readonly account: string;
 }
 
@@ -38,13 +44,13 @@ const giveBack = (ctx: Context, held: readonly Guard[], attemptId: string, succe
   ctx.execute(attemptSlotsAggregate, key, { type: 'GiveBackSlot', data: { key, attemptId, withEarlier: succeeded && isAccount } })
     .catch((error: unknown) => { if (!isConflict(error)) throw error; })));
 
-export async function guarded<T>(ctx: Context, operation: string, keys: GuardKeys, attempt: () => Promise<T>): Promise<T> {
+export async function guarded<T>(ctx: Context, budget: Budget, keys: GuardKeys, attempt: () => Promise<T>): Promise<T> {
   const { config } = ctx.infra;
   const windowMs = config.attemptWindowSeconds * 1000;
   // The address first: an attempt refused there takes nothing from the account's slots.
   const guards: Guard[] = [
-    { key: `${operation}:address:${ctx.clientAddress}`, limit: { attempts: config.attemptsPerAddress, windowMs }, isAccount: false },
-    { key: `${operation}:account:${keys.account}`, limit: { attempts: config.attemptsPerAccount, windowMs }, isAccount: true },
+    { key: `${budget}:address:${ctx.clientAddress}`, limit: { attempts: config.attemptsPerAddress, windowMs }, isAccount: false },
+    { key: `${budget}:account:${keys.account}`, limit: { attempts: config.attemptsPerAccount, windowMs }, isAccount: true },
   ];
   // Refused from what this process has read, an attempt past the limit writes nothing to the log.
   for (const { key, limit } of guards) {

@@ -4,7 +4,7 @@ import { demotes, mustKeepAnAdmin } from '@berth/shared/domain/account/first-adm
 import { sessionAggregate } from '@berth/shared/domain/session/session';
 import { hashPassword, verifyPassword } from '@berth/shared/crypto/password';
 import { characterCount } from '@berth/shared/contract/schema';
-import { badRequest, conflict, forbidden, unauthorized } from '@berth/shared/errors';
+import { badRequest, conflict, DomainError, forbidden, unauthorized } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
 import { retireSetupToken } from '../auth/setup-token.ts';
@@ -52,6 +52,19 @@ function mustHaveSignedInRecently(ctx: Context, purpose: string): void {
   }
 }
 
+/**
+ * The account finishing a sign-in, read afresh (another process may have changed its password): its
+ * pin is recorded only on it as read, so a password changed meanwhile refuses the sign-in. Null when removed.
+ */
+async function accountSigningIn(ctx: Context, id: string): Promise<Account | null> {
+  try {
+    return await ctx.readToChange(accountAggregate, id, 'id');
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
+
 const self = (ctx: Context) => ctx.mustLoad(accountAggregate, ctx.actor!.id, 'id');
 
 export const auth: GroupHandlers<typeof contract.auth> = {
@@ -66,23 +79,27 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     return accountView(ctx, after);
   },
 
-  login: (input, ctx) => guarded(ctx, 'login', { account: normalEmail(input.email) }, async () => {
+  login: async (input, ctx) => {
     const account = await accountByEmail(ctx, input.email);
-    const valid = await verifyPassword(input.password, account?.passwordHash ?? await DECOY_HASH);
-    if (!account || account.status !== 'active' || !valid) throw unauthorized(INVALID_LOGIN);
-    if (account.is2FAEnabled) {
-      await startSignInChallenge(ctx, account.id);
-      return { is2FAEnabled: true, id: account.id };
-    }
-    return { token: await issueLoginToken(ctx.infra, account.id) };
-  }),
+    // Counted on the account its pins count on; an unknown email on itself, answered alike.
+    return guarded(ctx, 'sign-in', { account: account?.id ?? `email:${normalEmail(input.email)}` }, async () => {
+      const valid = await verifyPassword(input.password, account?.passwordHash ?? await DECOY_HASH);
+      if (!account || account.status !== 'active' || !valid) throw unauthorized(INVALID_LOGIN);
+      if (account.is2FAEnabled) {
+        await startSignInChallenge(ctx, account.id);
+        return { is2FAEnabled: true, id: account.id };
+      }
+      return { token: await issueLoginToken(ctx.infra, account.id) };
+    });
+  },
 
   // `id` is the account (the spec's), and it must have given its password just before: a pin alone signs no one in.
   verifyLogin2FA: async (input, ctx) => {
-    const challenge = await findSignInChallenge(ctx, input.id);
+    const account = await accountSigningIn(ctx, input.id);
+    // Refused before the guard, as any challenge that is not open: a sign-in begun with a password changed since is over.
+    const challenge = await findSignInChallenge(ctx, input.id, account?.tokensValidFrom ?? null);
     const accountId = challenge.session.accountId;
-    return guarded(ctx, 'verifyLogin2FA', { account: accountId }, async () => {
-      const { state: account } = await ctx.load(accountAggregate, accountId);
+    return guarded(ctx, 'sign-in', { account: accountId }, async () => {
       if (!account || account.status !== 'active' || !account.is2FAEnabled || !account.twoFactorSecret) {
         throw unauthorized('Two-factor is no longer on for this account: sign in again with your email and password');
       }
@@ -92,7 +109,7 @@ export const auth: GroupHandlers<typeof contract.auth> = {
     });
   },
 
-  createUser: (input, ctx) => guarded(ctx, 'createUser', { account: input.id }, async () => {
+  createUser: (input, ctx) => guarded(ctx, 'sign-in', { account: input.id }, async () => {
     const passwordHash = await hashPassword(input.password);
     const { after } = await ctx.execute(accountAggregate, input.id, {
       type: 'AcceptInvitation', data: { id: input.id, tokenHash: sha256(input.token), passwordHash, now: ctx.now },

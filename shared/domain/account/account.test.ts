@@ -39,6 +39,11 @@ describe('account decider', () => {
     spec.given([invited]).when({ type: 'GrantAccess', data: granted.data }).then([granted]);
     spec.given([invited, granted]).when({ type: 'GrantAccess', data: granted.data }).then([]);
   });
+  it('refuses removing an account that is an admin, and removes a user', () => {
+    const promoted: AccountEvent = { type: 'ProfileUpdated', data: { id: 'u1', rol: 'admin' } };
+    spec.given([invited, promoted]).when({ type: 'RemoveAccount', data: { id: 'u1' } }).thenFails('CONFLICT', 'authId');
+    spec.given([invited]).when({ type: 'RemoveAccount', data: { id: 'u1' } }).then([{ type: 'AccountRemoved', data: { id: 'u1' } }]);
+  });
   it('refuses permissions for the admin, who has them all', () => {
     spec.given([{ type: 'AdminCreated', data: { id: 'a', email: 'a@x.io', createdAt: 'x', passwordHash: 'p' } }])
       .when({ type: 'AssignPermissions', data: { id: 'a', permissions: NO_PERMISSIONS } }).thenFails('CONFLICT', 'userId');

@@ -43,7 +43,9 @@ export type AccountCommand =
   | { type: 'DisableTwoFactor'; data: { id: string } }
   | { type: 'AssignPermissions'; data: { id: string; permissions: Permissions } }
   | { type: 'GrantAccess'; data: { id: string; kind: AccessKind; resourceId: string } }
-  | { type: 'RemoveAccount'; data: { id: string } };
+  | { type: 'RemoveAccount'; data: { id: string } }
+  /** Makes way for a new invitation to its email; refused unless the account is an invitation expired at `now`. */
+  | { type: 'RemoveExpiredInvitation'; data: { id: string; now: string } };
 
 export type AccountEvent =
   | { type: 'AdminCreated'; data: Pick<Account, 'id' | 'email' | 'createdAt'> & { passwordHash: string } }
@@ -135,8 +137,14 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
         return account.rol === 'admin' || list.includes(command.data.resourceId) ? [] : [{ type: 'AccessGranted', data: command.data }];
       }
       case 'RemoveAccount':
-        mustExist(state, 'authId', LABEL);
+        // Decided here, on the account as the log holds it: a promotion that landed first is seen.
+        if (mustExist(state, 'authId', LABEL).rol === 'admin') throw conflict('names the admin account, which cannot be removed', 'authId');
         return [{ type: 'AccountRemoved', data: command.data }];
+      case 'RemoveExpiredInvitation':
+        if (!state || !isExpiredInvitation(state, command.data.now)) {
+          throw conflict('is already taken by an account or by an invitation that has not expired', 'email');
+        }
+        return [{ type: 'AccountRemoved', data: { id: command.data.id } }];
       default: return exhaustive(command);
     }
   },
@@ -146,14 +154,17 @@ export const accountAggregate: Aggregate<Account, AccountCommand, AccountEvent> 
 export const endedByPasswordChange = (account: Account, token: { sessionId: string; issuedAt: number }): boolean =>
   account.tokensValidFrom !== null && token.issuedAt < account.tokensValidFrom && token.sessionId !== account.keptSessionId;
 
+/** An invitation nobody accepted in time: it can never join, so its email may be invited again. */
+export const isExpiredInvitation = (account: Pick<Account, 'status' | 'invitationExpiresAt'>, now: string): boolean =>
+  account.status === 'invited' && (account.invitationExpiresAt ?? '') <= now;
+
 /** A second secret never replaces an active one: that would skip disable2FA's demand for a fresh sign-in. */
 export function mustNotHaveTwoFactor(account: Account): void {
   if (account.is2FAEnabled) throw conflict('Two-factor is already on; disable it first (auth.disable2FA)');
 }
 
 function acceptInvitation(data: Extract<AccountCommand, { type: 'AcceptInvitation' }>['data'], state: Account | null): AccountEvent[] {
-  if (!state || state.status !== 'invited' || state.invitationTokenHash !== data.tokenHash
-    || !state.invitationExpiresAt || state.invitationExpiresAt <= data.now) {
+  if (!state || state.status !== 'invited' || state.invitationTokenHash !== data.tokenHash || isExpiredInvitation(state, data.now)) {
     throw invalidInvitation();
   }
   return [{ type: 'InvitationAccepted', data: { id: data.id, passwordHash: data.passwordHash } }];

@@ -19,6 +19,13 @@ describe('sign-in challenge', () => {
     specOf(sessionAggregate).given([issued]).when(use('2026-01-01T00:05:00.000Z')).thenFails('UNAUTHORIZED');
     specOf(sessionAggregate).given([]).when(use('2026-01-01T00:01:00.000Z')).thenFails('UNAUTHORIZED');
   });
+  it('is refused when made before the password last changed, as an expired one', () => {
+    const changedAt = Date.parse('2026-01-01T00:00:30.000Z');
+    const useAfterChange = { type: 'UseSignInChallenge' as const, data: { sessionId: 's', at: '2026-01-01T00:01:00.000Z', validFrom: changedAt } };
+    specOf(sessionAggregate).given([issued]).when(useAfterChange).thenFails('UNAUTHORIZED');
+    specOf(sessionAggregate).given([issued]).when({ ...useAfterChange, data: { ...useAfterChange.data, validFrom: Date.parse(issued.data.createdAt) } })
+      .then([{ type: 'SignInChallengeUsed', data: { sessionId: 's', at: '2026-01-01T00:01:00.000Z' } }]);
+  });
   it('is opened again by the next password sign-in', () => {
     const again = { ...issued.data, createdAt: '2026-01-01T00:02:00.000Z', expiresAt: '2026-01-01T00:07:00.000Z' };
     specOf(sessionAggregate).given([issued, used]).when({ type: 'IssueSignInChallenge', data: again })

@@ -20,7 +20,12 @@ export interface Session {
 }
 
 type Issued = Omit<Session, 'kind' | 'revokedAt' | 'expiresAt'>;
-type ChallengeUse = { sessionId: string; at: string };
+type ChallengeUse = {
+  sessionId: string;
+  at: string;
+  /** The account's last password change (ms since the epoch): a challenge made before it was made with the old password. */
+  validFrom?: number | null;
+};
 
 export type SessionCommand =
   | { type: 'IssueApiToken'; data: Issued }
@@ -34,9 +39,11 @@ export type SessionEvent =
   | { type: 'SignInChallengeUsed'; data: { sessionId: string; at: string } }
   | { type: 'SessionRevoked'; data: { sessionId: string; accountId: string; kind: Session['kind']; at: string } };
 
-/** The challenge `use` names, when it is one, unused and unexpired; otherwise UNAUTHORIZED. */
+const madeBefore = (state: Session, validFrom: number | null | undefined) => validFrom != null && Date.parse(state.createdAt) < validFrom;
+
+/** The challenge `use` names, when it is one, unused, unexpired and made with the current password; otherwise UNAUTHORIZED. */
 export function openChallenge(state: Session | null, use: ChallengeUse): Session {
-  if (!state || state.kind !== 'challenge' || state.revokedAt || !state.expiresAt || state.expiresAt <= use.at) {
+  if (!state || state.kind !== 'challenge' || state.revokedAt || !state.expiresAt || state.expiresAt <= use.at || madeBefore(state, use.validFrom)) {
     throw unauthorized('No sign-in waits for a pin (none, used, or expired): sign in again with your email and password');
   }
   return state;
