@@ -16,15 +16,19 @@ export interface LoginClaims {
   readonly issuedAt: number;
 }
 
-export async function issueLoginToken(infra: Infrastructure, accountId: string): Promise<string> {
-  const now = Math.floor(infra.clock.now().getTime() / 1000);
+/** What issuing and checking a login token needs of the instance. */
+export type TokenInfra = Pick<Infrastructure, 'clock' | 'tokenKey'> & { readonly config: Pick<Infrastructure['config'], 'tokenLifetimeSeconds'> };
+
+export async function issueLoginToken(infra: TokenInfra, accountId: string): Promise<string> {
+  const nowMs = infra.clock.now().getTime();
   // `iatMs`: a password change ends the tokens issued before it, which `iat`'s whole seconds cannot tell.
-  return new SignJWT({ iatMs: infra.clock.now().getTime() })
+  return new SignJWT({ iatMs: nowMs })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(accountId)
     .setJti(newId())
-    .setIssuedAt(now)
-    .setExpirationTime(now + infra.config.tokenLifetimeSeconds)
+    .setIssuedAt(Math.floor(nowMs / 1000))
+    // Whole seconds rounded up: a token lives at least its lifetime, never up to a second less.
+    .setExpirationTime(Math.ceil(nowMs / 1000) + infra.config.tokenLifetimeSeconds)
     .sign(infra.tokenKey);
 }
 
@@ -32,11 +36,11 @@ export async function issueLoginToken(infra: Infrastructure, accountId: string):
  * Tokens whose signature was checked, per instance, kept until they expire: the check goes
  * through WebCrypto and costs more than the rest of a query. Revocation is checked every time.
  */
-const verified = new WeakMap<Infrastructure, Map<string, LoginClaims & { expiresAt: number }>>();
+const verified = new WeakMap<TokenInfra, Map<string, LoginClaims & { expiresAt: number }>>();
 const MAX_CACHED = 10_000;
 
 /** The claims of a login token; UNAUTHORIZED when it is malformed, forged, of another algorithm or expired. */
-export async function verifyLoginToken(infra: Infrastructure, token: string): Promise<LoginClaims & { expiresAt: number }> {
+export async function verifyLoginToken(infra: TokenInfra, token: string): Promise<LoginClaims & { expiresAt: number }> {
   let cache = verified.get(infra);
   if (!cache) verified.set(infra, (cache = new Map()));
   const known = cache.get(token);
@@ -47,7 +51,7 @@ export async function verifyLoginToken(infra: Infrastructure, token: string): Pr
   return claims;
 }
 
-async function checkSignature(infra: Infrastructure, token: string): Promise<LoginClaims & { expiresAt: number }> {
+async function checkSignature(infra: TokenInfra, token: string): Promise<LoginClaims & { expiresAt: number }> {
   try {
     const { payload } = await jwtVerify(token, infra.tokenKey, { algorithms: [ALGORITHM], currentDate: infra.clock.now() });
     if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number'
