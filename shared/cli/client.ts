@@ -10,10 +10,17 @@ export class ApiError extends Error {
   }
 }
 
-/** A 401 to a call made without a token: the server's "Missing Bearer token" means the CLI is signed out. */
+/**
+ * A 401 to a call made without a token, for want of one (the server's "Missing Bearer token"): the
+ * CLI is signed out. Any other 401 (a wrong password at login) keeps the server's words.
+ */
 export class NotSignedIn extends ApiError {
   override readonly message = 'not signed in: run berth login';
 }
+const MISSING_TOKEN = /missing bearer token/i;
+
+/** A 2xx answer that is not JSON: something other than Berth answers at that address. */
+export class NotJson extends Error {}
 
 /** A call that never reached Berth, or lost it midway; its message names the address tried. */
 export class ConnectionFailed extends Error {}
@@ -58,8 +65,12 @@ const queryValue = (value: unknown) => (typeof value === 'string' ? value : JSON
 async function failure(settings: Settings, response: Response): Promise<ApiError> {
   const text = await reaching(settings.url, response.text());
   let body: ApiError['body'] = { message: text };
-  try { body = JSON.parse(text) as ApiError['body']; } catch { /* not the error shape: keep the text */ }
-  return response.status === 401 && !settings.token ? new NotSignedIn(response.status, body) : new ApiError(response.status, body);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) body = parsed as ApiError['body'];
+  } catch { /* not the error shape: keep the text */ }
+  const signedOut = response.status === 401 && !settings.token && MISSING_TOKEN.test(body.message ?? '');
+  return signedOut ? new NotSignedIn(response.status, body) : new ApiError(response.status, body);
 }
 
 export async function request(settings: Settings, operation: Operation, input: Record<string, unknown>, accept = 'application/json'): Promise<Response> {
@@ -72,10 +83,20 @@ export async function request(settings: Settings, operation: Operation, input: R
   return response;
 }
 
-export async function call(settings: Settings, operation: Operation, input: Record<string, unknown>): Promise<unknown> {
-  const response = await request(settings, operation, input);
+/** A 2xx answer's JSON; null when empty. */
+export async function answerOf(settings: Settings, response: Response): Promise<unknown> {
   const text = await reaching(settings.url, response.text());
-  return text ? JSON.parse(text) : null;
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    const contentType = response.headers.get('content-type');
+    throw new NotJson(`Berth at ${settings.url} answered something that is not JSON (${contentType === null ? 'no content-type' : `content-type ${contentType}`})`);
+  }
+}
+
+export async function call(settings: Settings, operation: Operation, input: Record<string, unknown>): Promise<unknown> {
+  return answerOf(settings, await request(settings, operation, input));
 }
 
 /** The frames of a server-sent event stream, as they arrive. */

@@ -1,6 +1,7 @@
 // Command-line flags typed by an operation's input schema: `--name x`, `--replicas 3`,
 // `--enabled` / `--no-enabled`, `--description null`, JSON for lists and objects. Camel case as in
-// the contract or kebab case (`--project-id`) both name a field.
+// the contract or kebab case (`--project-id`, `--custom-git-ssh-key`) both name a field: dashes and
+// case aside, as operation names are matched.
 import type { TObject, TSchema } from '@sinclair/typebox';
 
 export class UsageError extends Error {}
@@ -10,8 +11,15 @@ export interface Parsed {
   readonly flags: Map<string, string | true>;
 }
 
-export const camel = (name: string): string => name.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-export const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** A name as typed with dashes and case left out: `custom-git-ssh-key`, `customGitSSHKey` and `custom-git-s-s-h-key` are one. */
+export const squash = (name: string): string => name.toLowerCase().replace(/-/g, '');
+/** A field's flag: an acronym one word (`customGitSSHKey` → `custom-git-ssh-key`, `is2FAEnabled` → `is-2fa-enabled`). */
+export const kebab = (name: string): string =>
+  name.replace(/([a-z])([A-Z0-9])/g, '$1-$2').replace(/([A-Z0-9])([A-Z][a-z])/g, '$1-$2').toLowerCase();
+
+/** The field of `input` a flag names, or undefined. */
+const fieldNamed = (input: TObject, flag: string): string | undefined =>
+  Object.keys(input.properties).find((field) => squash(field) === squash(flag));
 
 /**
  * Splits argv into positional words and `--flag [value]` pairs (`--flag=value` too). A flag takes
@@ -101,10 +109,10 @@ export function inputFrom(input: TObject, flags: ReadonlyMap<string, string | tr
   const values: Record<string, unknown> = {};
   for (const [flag, raw] of flags) {
     if (ignore.has(flag)) continue;
-    const negated = flag.startsWith('no-') && !(camel(flag) in input.properties);
-    const field = camel(negated ? flag.slice(3) : flag);
-    const schema = input.properties[field] as TSchema | undefined;
-    if (!schema) throw new UsageError(`unknown flag --${flag}; this command takes ${Object.keys(input.properties).map((name) => `--${kebab(name)}`).join(' ') || 'no flags'}`);
+    const negated = flag.startsWith('no-') && fieldNamed(input, flag) === undefined;
+    const field = fieldNamed(input, negated ? flag.slice(3) : flag);
+    const schema = field === undefined ? undefined : input.properties[field] as TSchema;
+    if (field === undefined || !schema) throw new UsageError(`unknown flag --${flag}; this command takes ${Object.keys(input.properties).map((name) => `--${kebab(name)}`).join(' ') || 'no flags'}`);
     if (field in values) throw new UsageError(`--${kebab(field)} given twice`);
     values[field] = negated ? offValue(flag, schema, raw) : valueOf(flag, schema, raw);
   }

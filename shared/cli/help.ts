@@ -3,24 +3,30 @@
 // table of summaries, so it says what each operation does as the API reference does.
 import type { TSchema } from '@sinclair/typebox';
 import type { Operation } from '../contract/operation.ts';
+import { wholeNumberBoundsOf } from '../contract/schema.ts';
 import { leadOf, summaryOf } from '../contract/summaries.ts';
 import { choicesOf, kebab, switchOf, typesOf, variantsOf } from './flags.ts';
 
 /** A number's bounds; a maximum at the largest safe integer is no real bound, so it is left out. */
-function rangeText(variant: TSchema): string {
-  if (variant.minimum === undefined) return '';
-  return variant.maximum === undefined || variant.maximum >= Number.MAX_SAFE_INTEGER
-    ? ` from ${variant.minimum}` : ` ${variant.minimum}-${variant.maximum}`;
+function rangeText(minimum: number | undefined, maximum: number | undefined): string {
+  if (minimum === undefined) return '';
+  return maximum === undefined || maximum >= Number.MAX_SAFE_INTEGER ? ` from ${minimum}` : ` ${minimum}-${maximum}`;
 }
+
+/** What a string's format asks, in words; a format's own name is the contract's, never shown. */
+const FORMAT_TEXT: Readonly<Record<string, string>> = { 'date-time': 'an instant, as 2026-01-31T12:00:00Z', email: 'an email address' };
 
 /** One non-null alternative of a field, as a person types it. */
 function variantText(variant: TSchema): string {
   if (variant.const !== undefined) return String(variant.const);
   const type = String(variant.type ?? 'string');
   if (type === 'array' || type === 'object') return `JSON ${type}`;
-  if (type === 'integer' || type === 'number') return `${type}${rangeText(variant)}`;
-  if (variant.format) return `${type} (${String(variant.format)})`;
-  return variant.minLength ? `${type} (at least ${variant.minLength} character${variant.minLength === 1 ? '' : 's'})` : type;
+  if (type === 'integer' || type === 'number') return `${type}${rangeText(variant.minimum as number | undefined, variant.maximum as number | undefined)}`;
+  const format = variant.format === undefined ? undefined : String(variant.format);
+  const bounds = format === undefined ? null : wholeNumberBoundsOf(format);
+  if (bounds) return `whole number${rangeText(bounds.minimum, bounds.maximum)}`;
+  if (variant.minLength) return `${type} (at least ${variant.minLength} character${variant.minLength === 1 ? '' : 's'})`;
+  return format !== undefined && FORMAT_TEXT[format] ? `${type} (${FORMAT_TEXT[format]})` : type;
 }
 
 /** The schema and every union inside it, outermost first. */

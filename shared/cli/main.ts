@@ -1,14 +1,15 @@
 // `berth`: every operation of the contract as a command, plus sign-in, the history, the
 // projections, and the roles of a Berth process.
 import { contract } from '../contract/index.ts';
-import { ApiError, call, connectionFailure, NotSignedIn } from './client.ts';
-import { parseArgs, UsageError } from './flags.ts';
+import { ApiError, call, connectionFailure, NotJson, NotSignedIn } from './client.ts';
+import { switchOn, UsageError, type Parsed } from './flags.ts';
 import { EndedUnsuccessfully, UNSUCCESSFUL_EXIT } from './follow.ts';
 import { runEvents } from './history.ts';
-import { groupOf, runOperation } from './operations.ts';
+import { groupOf, HELP, runOperation } from './operations.ts';
 import { render } from './output.ts';
 import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
-import { loadSettings, saveSettings, type Settings } from './settings.ts';
+import { BadSettings, loadSettings, saveSettings, trimmed, urlProblem, type Settings } from './settings.ts';
+import { argumentsOf, SPECIAL, type SpecialName } from './special-commands.ts';
 
 const USAGE = `berth: the command line of Berth
 
@@ -17,72 +18,93 @@ const USAGE = `berth: the command line of Berth
   berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
   berth <group> --help | berth <group> <operation> --help   the operations of a group, the flags of one
   berth events [list|tail|export] [--aggregate a] [--type t] [--stream s] [--actor-id id] [--from t] [--to t] [--all]
-  berth projections status | rebuild [name]          rebuild while Berth serves
+  berth projections status | rebuild [name] [--json]   rebuild while Berth serves
   berth deployments logs --deployment-id id --follow   exits ${UNSUCCESSFUL_EXIT} when the deployment fails or is cancelled
   berth start | api | projections | relay | reactors      run Berth's roles in this process
+  berth <command> --help                                   what one of these commands takes
 
 groups: ${Object.keys(contract).join(', ')}
 The server and token live in ${'$'}BERTH_CONFIG or ~/.config/berth/config.json (mode 0600).`;
 
 const out = (text: string) => console.log(text);
 
-/** The address `--url` gives, checked: without a scheme fetch would only say "unknown scheme". */
-function urlFlag(raw: string | true | undefined, saved: string): string {
-  if (raw === undefined) return saved;
+/** `--url`'s address, checked as BERTH_URL and the saved one are; a usage error, as it was typed here. */
+function urlFlag(raw: string | true): string {
   if (raw === true) throw new UsageError('--url needs a value: http://host:port or https://host');
-  if (!/^https?:\/\//i.test(raw)) throw new UsageError(`--url needs http:// or https:// (got ${raw})`);
-  return raw.replace(/\/+$/, '');
+  const problem = urlProblem(raw);
+  if (problem) throw new UsageError(`--url ${problem}`);
+  return trimmed(raw);
+}
+
+/** The saved settings, read once and only when a command calls Berth: help and the roles never read them. */
+let saved: Settings | null = null;
+const settings = (): Settings => (saved ??= loadSettings());
+
+/** The command's checked arguments, or null once its usage is printed for `--help`. */
+function argumentsFor(name: SpecialName, argv: readonly string[]): Parsed | null {
+  const parsed = argumentsOf(name, argv);
+  if (parsed === null) out(SPECIAL[name].usage);
+  return parsed;
 }
 
 async function login(argv: readonly string[]): Promise<void> {
-  const { flags } = parseArgs(argv);
-  const saved = loadSettings();
-  const url = urlFlag(flags.get('url'), saved.url);
+  const args = argumentsFor('login', argv);
+  if (!args) return;
+  const { flags } = args;
+  // Given --url, the file is not read: login is how a broken one is written again.
+  const urlGiven = flags.get('url');
+  const url = urlGiven === undefined ? settings().url : urlFlag(urlGiven);
   const email = flags.get('email');
   const password = flags.get('password') ?? process.env.BERTH_PASSWORD;
   if (typeof email !== 'string' || typeof password !== 'string') throw new UsageError('berth login --email e [--password p | BERTH_PASSWORD=p] [--url u]');
-  const settings = { url, token: null };
-  const answer = (await call(settings, contract.auth.login, { email, password })) as { token?: string; id?: string; is2FAEnabled?: boolean };
+  const session = { url, token: null };
+  const answer = (await call(session, contract.auth.login, { email, password })) as { token?: string; id?: string; is2FAEnabled?: boolean };
   let token = answer.token;
   if (!token && answer.is2FAEnabled) {
     const pin = flags.get('pin');
     if (typeof pin !== 'string') throw new UsageError('this account has two-factor on: add --pin with the current code');
-    token = ((await call(settings, contract.auth.verifyLogin2FA, { id: answer.id, pin })) as { token: string }).token;
+    token = ((await call(session, contract.auth.verifyLogin2FA, { id: answer.id, pin })) as { token: string }).token;
   }
   const path = saveSettings({ url, token: token ?? null });
   out(`signed in to ${url} as ${email}; token saved in ${path}`);
 }
 
 /** The local token is forgotten whatever the server answers; its refusal (401) means the token was dead already. */
-async function logout(settings: Settings): Promise<void> {
-  if (!settings.token) return out('signed out (no token was saved)');
+async function logout(argv: readonly string[]): Promise<void> {
+  if (!argumentsFor('logout', argv)) return;
+  const current = settings();
+  if (!current.token) return out('signed out (no token was saved)');
   try {
-    await call(settings, contract.auth.logout, {});
+    await call(current, contract.auth.logout, {});
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) throw error;
     console.error(`note: the server no longer took this token (${error.message})`);
   } finally {
-    saveSettings({ url: settings.url, token: null });
+    saveSettings({ url: current.url, token: null });
   }
   out('signed out');
 }
 
+async function projections(verb: 'status' | 'rebuild', argv: readonly string[]): Promise<void> {
+  const args = argumentsFor(`projections ${verb}`, argv);
+  if (!args) return;
+  const json = switchOn(args.flags, 'json');
+  const [name] = args.positional;
+  const answer = verb === 'status'
+    ? await call(settings(), contract.projections.status, {})
+    : await call(settings(), contract.projections.rebuild, name ? { name } : {});
+  out(render(answer, json));
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') return out(USAGE);
+  if (!command || HELP.has(command)) return out(USAGE);
   if (command === 'login') return login(rest);
-  const settings = loadSettings();
-  if (command === 'logout') return logout(settings);
-  if (command === 'events') return runEvents(settings, rest, out);
-  if (command === 'projections' && rest[0] === 'status') {
-    return out(render(await call(settings, contract.projections.status, {}), rest.includes('--json')));
-  }
-  if (command === 'projections' && rest[0] === 'rebuild') {
-    const name = rest.slice(1).find((word) => !word.startsWith('--'));
-    return out(render(await call(settings, contract.projections.rebuild, name ? { name } : {}), rest.includes('--json')));
-  }
+  if (command === 'logout') return logout(rest);
+  if (command === 'projections' && (rest[0] === 'status' || rest[0] === 'rebuild')) return projections(rest[0], rest.slice(1));
   // The same start as `pnpm start <role>` (which runs it from the build rather than through tsx).
-  if (isRoleCommand(command)) return runRoles(command);
+  if (isRoleCommand(command)) return argumentsFor(command, rest) ? runRoles(command) : undefined;
+  if (command === 'events') return runEvents(settings, rest, out);
   const group = groupOf(command);
   if (!group) throw new UsageError(`no command "${command}"\n\n${USAGE}`);
   return runOperation(settings, group, rest, out);
@@ -95,8 +117,9 @@ async function main(argv: readonly string[]): Promise<void> {
  */
 function explained(error: unknown): string | null {
   if (error instanceof UsageError || error instanceof EndedUnsuccessfully || error instanceof NotSignedIn) return error.message;
+  if (error instanceof BadSettings || error instanceof NotJson) return error.message;
   if (error instanceof ApiError) return `${error.status} ${error.body.code ?? ''}: ${error.message}`;
-  return connectionFailure(error, loadSettings().url);
+  return connectionFailure(error, saved?.url ?? '');
 }
 
 // A reader that has gone (`berth events export | head -1`) ends the command as it ends `cat`:

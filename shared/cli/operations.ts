@@ -1,24 +1,23 @@
 // Every operation of the contract as a command: `berth <group> <procedure> --field value`.
 import { contract } from '../contract/index.ts';
 import type { Operation } from '../contract/operation.ts';
-import { ApiError, call, request } from './client.ts';
-import { inputFrom, parseArgs, switchOn, UsageError } from './flags.ts';
+import { answerOf, ApiError, call, request } from './client.ts';
+import { inputFrom, parseArgs, squash, switchOn, UsageError } from './flags.ts';
 import { printFollowedLog } from './follow.ts';
 import { usageOfGroup, usageOfOperation } from './help.ts';
 import { render } from './output.ts';
 import type { Settings } from './settings.ts';
 
 const GROUPS = contract as unknown as Record<string, Record<string, Operation>>;
-const squash = (name: string) => name.toLowerCase().replace(/-/g, '');
 /** Words asking for help in place of an operation; after one, only `--help`, which no flag's value can be. */
-const HELP = new Set(['--help', '-h', 'help']);
+export const HELP = new Set(['--help', '-h', 'help']);
 
 /** The group a word names: exactly, or without a plural `s` (`deployments` → `deployment`). */
 export function groupOf(word: string): string | undefined {
   return [word, word.replace(/s$/, '')].find((candidate) => candidate in GROUPS);
 }
 
-const groupUsage = (group: string) => `berth ${group} takes one of:\n${usageOfGroup(Object.values(GROUPS[group]!))}`;
+export const groupUsage = (group: string) => `berth ${group} takes one of:\n${usageOfGroup(Object.values(GROUPS[group]!))}`;
 
 /** Flags every command takes, on top of the operation's own. */
 const GLOBAL = new Set(['json', 'follow-stream']);
@@ -41,7 +40,8 @@ function printAnswer(operation: Operation, answer: unknown, json: boolean, out: 
   out(render(answer, json));
 }
 
-export async function runOperation(settings: Settings, group: string, argv: readonly string[], out: (text: string) => void): Promise<void> {
+/** Runs `berth <group> <operation> …`; the settings are read only once a call is to be made. */
+export async function runOperation(settings: () => Settings, group: string, argv: readonly string[], out: (text: string) => void): Promise<void> {
   const [procedure, ...rest] = argv;
   if (procedure === undefined || HELP.has(procedure)) {
     // Help asked for is an answer (stdout, exit 0); a group with no operation named is a usage error.
@@ -57,12 +57,14 @@ export async function runOperation(settings: Settings, group: string, argv: read
   const json = switchOn(flags, 'json');
   // A following read (`deployment logs --follow`, the contract's query choice 'true') answers an
   // event stream: print it as it comes.
+  const reached = settings();
   if (input.follow === 'true') {
-    const response = await request(settings, operation, input, 'text/event-stream, application/json');
-    if (response.headers.get('content-type')?.startsWith('text/event-stream')) return printFollowedLog(response, out);
-    return printAnswer(operation, await response.json(), json, out);
+    const response = await request(reached, operation, input, 'text/event-stream, application/json');
+    const reopen = () => request(reached, operation, input, 'text/event-stream');
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) return printFollowedLog(reached.url, response, reopen, out);
+    return printAnswer(operation, await answerOf(reached, response), json, out);
   }
-  printAnswer(operation, await call(settings, operation, input), json, out);
+  printAnswer(operation, await call(reached, operation, input), json, out);
 }
 
 export { ApiError };

@@ -56,7 +56,7 @@ describe('the berth CLI', () => {
     assert.ok(rows.some((row) => row.includes(project.projectId) && row.includes('shop')));
 
     const me = await server.client.ok('auth.get');
-    const events = await json('events', '--aggregate', 'application');
+    const { events } = await json('events', '--aggregate', 'application');
     assert.deepEqual(events.map((event: any) => event.type), ['ApplicationCreated']);
     assert.equal(events[0].data.applicationId, application.applicationId);
     assert.equal(events[0].metadata.actorId, me.id);
