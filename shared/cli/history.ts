@@ -1,6 +1,7 @@
 // `berth events`: a page of the history as a table (`--all` pages through everything, and a page
 // with more after it says so on stderr), `tail` to follow it live, `export` for NDJSON; every filter
 // of events.all as a flag. Any other word is an operation of the events group (`events stream`).
+import { once } from 'node:events';
 import { contract } from '../contract/index.ts';
 import { call, request, serverSentEvents } from './client.ts';
 import { inputFrom, parseArgs, switchOn, UsageError } from './flags.ts';
@@ -34,7 +35,8 @@ export async function runEvents(settings: () => Settings, argv: readonly string[
   }
   if (verb === 'export') {
     const response = await request(settings(), contract.events.export, inputFrom(contract.events.export.input, flags, ignore), 'application/x-ndjson');
-    for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) process.stdout.write(chunk);
+    // Read from Berth only as fast as stdout takes it: a slow reader must not pile the export up here.
+    for await (const chunk of response.body!) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
     return;
   }
   const input = inputFrom(contract.events.all.input, flags, ignore);
@@ -57,15 +59,16 @@ export async function runEvents(settings: () => Settings, argv: readonly string[
  */
 async function tail(settings: Settings, input: Record<string, unknown>, print: (data: string, event: Record<string, any>) => void): Promise<void> {
   // `after` rather than Last-Event-ID: the server reads both the same, and `request` sends no other header.
-  let after = input.after;
+  // Once an event is printed, the cursor the tail began at is behind it, and Berth refuses the two together.
+  let from = input;
   await followReconnecting({
     url: settings.url,
-    open: () => request(settings, contract.events.follow, { ...input, after }, 'text/event-stream'),
+    open: () => request(settings, contract.events.follow, from, 'text/event-stream'),
     read: async (response) => {
       for await (const { data } of serverSentEvents(response)) {
         const event = JSON.parse(data) as Record<string, any>;
         print(data, event);
-        after = event.position;
+        from = { ...input, cursor: undefined, after: event.position };
       }
       return 'ended';
     },

@@ -52,7 +52,10 @@ function watch(child: ChildProcessWithoutNullStreams) {
 }
 
 describe('berth events tail across Berth killed -9 and started again', () => {
-  test('keeps running, says once that it reconnects, and prints every event exactly once', async () => {
+  test('keeps running, says once that it reconnects, and prints every event exactly once', () => tailAcrossKill(false));
+  test('begun at a cursor, takes the history up again after the last event it printed, not at the cursor', () => tailAcrossKill(true));
+
+  async function tailAcrossKill(fromCursor: boolean): Promise<void> {
     const dataDir = mkdtempSync(join(home, 'data-'));
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -62,10 +65,13 @@ describe('berth events tail across Berth killed -9 and started again', () => {
       client.token = readFileSync(join(dataDir, 'setup-token'), 'utf8').trim();
       await client.ok('auth.createAdmin', ADMIN);
       client.token = (await client.ok('auth.login', ADMIN)).token as string;
+      if (fromCursor) await client.ok('project.create', { name: 'before the cursor' });
+      const { nextCursor } = await client.ok('events.all', { aggregate: 'project', limit: 1 });
       await client.ok('project.create', { name: 'before the kill' });
 
       const env = { BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: baseUrl, BERTH_TOKEN: client.token };
-      const following = spawnBerth(env, ['events', 'tail', '--aggregate', 'project', '--json']);
+      const cursor = fromCursor ? ['--cursor', nextCursor as string] : [];
+      const following = spawnBerth(env, ['events', 'tail', '--aggregate', 'project', '--json', ...cursor]);
       const seen = watch(following);
       const names = () => seen.lines().map((line) => JSON.parse(line).data.name as string);
       await until(() => names().includes('before the kill'), 'the first event to be printed');
@@ -83,7 +89,7 @@ describe('berth events tail across Berth killed -9 and started again', () => {
       await exited(following);
 
       const logged = (await client.ok('events.all', { aggregate: 'project' })).events.map((event: any) => event.position);
-      assert.deepEqual(seen.lines().map((line) => JSON.parse(line).position), logged, 'each event of the log printed once, in order');
+      assert.deepEqual(seen.lines().map((line) => JSON.parse(line).position), logged.slice(fromCursor ? 1 : 0), 'each event of the log printed once, in order');
       assert.deepEqual(names(), ['before the kill', 'after the restart']);
       assert.doesNotMatch(seen.stderr, /^\s+at /m, 'no stack trace');
       const said = seen.stderr.trim().split('\n');
@@ -93,7 +99,7 @@ describe('berth events tail across Berth killed -9 and started again', () => {
       berth.kill('SIGKILL');
       await exited(berth);
     }
-  });
+  }
 });
 
 describe('berth events against a stand-in Berth', () => {
@@ -147,6 +153,30 @@ describe('berth events against a stand-in Berth', () => {
     const run = await afterFirstLine('tail', (child, response) => closeThePipe(child, response, more));
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
+  });
+
+  test('an export into a reader that does not read takes from Berth only as fast as it reads', async () => {
+    held = null;
+    const child = spawnBerth({ BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: url(), BERTH_TOKEN: 'token' }, ['events', 'export']);
+    try {
+      await until(() => held !== null, 'the export to begin');
+      const line = `${JSON.stringify({ position: 2, data: 'x'.repeat(1000) })}\n`.repeat(64);
+      // Berth's side writes until the command stops taking: a second without drain. Left unread, the
+      // command's stdout holds a pipe's worth, its socket a few more; not the whole export.
+      let written = 0;
+      const cap = 64 * 1024 * 1024;
+      while (written < cap) {
+        written += line.length;
+        if (!held!.write(line)) {
+          const drained = await Promise.race([new Promise((resolve) => held!.once('drain', () => resolve(true))), sleep(1000).then(() => false)]);
+          if (!drained) break;
+        }
+      }
+      assert.ok(written < 16 * 1024 * 1024, `the command took ${(written / 1024 / 1024).toFixed(1)} MB while nothing read its output`);
+    } finally {
+      child.kill();
+      await exited(child);
+    }
   });
 
   test('a tail that never reached Berth does not wait for it: one line and exit 1', async () => {
