@@ -63,7 +63,7 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       }
       // Backups run on their cron schedules, followed from the log (not a bus consumer).
       const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, deps.report, runs), (error) => console.error('scheduled backup failed', error));
-      backups.start();
+      await backups.start();
       const running = deployer;
       stopRunning = async () => {
         await backups.stop();

@@ -76,3 +76,12 @@ export function runRestore(plan: RunPlan, deps: RunDeps, runId: string, key: str
     return bucketToRestore(plan, deps.exec, await deps.objectStorage(plan.bucket), key, database, deps.signal);
   });
 }
+
+/**
+ * A run asked while another of its backup was under way (one run at a time per backup): recorded as
+ * failed with that reason, so whoever waits for it is answered; nothing is dumped or loaded.
+ */
+export function refusedRun(plan: RunPlan, deps: RunDeps, runId: string, kind: RunKind, key: string, busyWith: string): Promise<BackupRun> {
+  return recorded(plan, deps, { runId, kind, trigger: 'manual', key }, () =>
+    Promise.reject(new Error(`not run: the run ${busyWith} of this backup was under way`)));
+}

@@ -4,6 +4,7 @@
 import type { Engine } from '@berth/shared/contract/databases';
 import { folderOf, planOf, type RunPlan } from '@berth/shared/backups/plan';
 import { isRestorable, latestKey } from '@berth/shared/backups/restore-key';
+import { runUnderWay } from '@berth/shared/backups/run-claim';
 import { backupAggregate, ownerField, ownerOf, type Backup, type BackupDatabaseType, type RunRequest } from '@berth/shared/domain/backup/backup';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, idFieldOf, type Database } from '@berth/shared/domain/database/database';
@@ -20,6 +21,9 @@ type Asked = { kind: 'backup'; databaseId: string } | { kind: 'restore'; databas
 
 /** Asks the reactors for the run and answers it once it ended (bounded wait). */
 async function run(ctx: Context, backup: Backup, asked: Asked) {
+  // One run at a time per backup: the reactors would refuse it (refusedRun), so it is not asked.
+  const underWay = await runUnderWay(ctx.infra.eventStore, backup.backupId);
+  if (underWay) throw conflict(`has a run under way (${underWay}); ask again once it ended (backup.runs shows it)`, 'backupId');
   const runId = newId();
   const request = { backupId: backup.backupId, runId, at: ctx.now, ...asked } as RunRequest;
   await ctx.execute(backupAggregate, backup.backupId, { type: 'RequestBackupRun', data: request });

@@ -1,6 +1,7 @@
 // The reactor over manual backups and restores asked through the API: each runs here, as the
 // scheduled ones do, and records its run; the API answers from the run's outcome.
-import { runBackup, runRestore } from '@berth/shared/backups/run';
+import { refusedRun, runBackup, runRestore } from '@berth/shared/backups/run';
+import { objectKey } from '@berth/shared/backups/plan';
 import { latestKey } from '@berth/shared/backups/restore-key';
 import { backupRunAggregate } from '@berth/shared/domain/backup/run';
 import { backupAggregate, type Backup, type RunRequest } from '@berth/shared/domain/backup/backup';
@@ -10,7 +11,7 @@ import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import type { Reactor } from '../runtime/reactor.ts';
 import type { Report } from '../runtime/report.ts';
 import { readModelsCaughtUp } from '../runtime/caught-up.ts';
-import { planFromLog, runDepsOf, type RunTerm } from './runs.ts';
+import { claimFor, planFromLog, runDepsOf, type RunTerm } from './runs.ts';
 
 /**
  * The newest successful run's object, as the read models hold the runs once they caught up with the
@@ -34,6 +35,13 @@ export function requestedRuns(infra: Infrastructure, report: Report, term: RunTe
       if (!plan) return;
       const deps = runDepsOf(infra, report, request.runId, event, term);
       try {
+        // The API refuses a request while a run goes; one that came in just then is refused here.
+        const busyWith = await claimFor(infra, report, term, request.backupId, request.runId);
+        if (busyWith) {
+          const key = request.kind === 'backup' ? objectKey(plan, new Date(request.at)) : request.key ?? '';
+          await refusedRun(plan, deps, request.runId, request.kind, key, busyWith);
+          return;
+        }
         await term.track(request.kind === 'backup'
           ? runBackup(plan, deps, request.runId, 'manual', new Date(request.at))
           : runRestore(plan, deps, request.runId, request.key ?? await newestKey(infra, request.backupId), request.database));

@@ -2,6 +2,7 @@
 // is now, and its dependencies, its steps reported as caused by the event that started it.
 import { planOf, type RunPlan } from '@berth/shared/backups/plan';
 import type { RunDeps } from '@berth/shared/backups/run';
+import { claimRun } from '@berth/shared/backups/run-claim';
 import type { Backup } from '@berth/shared/domain/backup/backup';
 import { backupRunAggregate, type BackupRun } from '@berth/shared/domain/backup/run';
 import { databaseAggregates, type Database } from '@berth/shared/domain/database/database';
@@ -28,6 +29,13 @@ export const runDepsOf = (infra: Infrastructure, report: Report, runId: string, 
 });
 
 /**
+ * Claims `backupId` for the run `runId` (one run at a time per backup): null once it holds it, else
+ * the id of the run under way.
+ */
+export const claimFor = (infra: Infrastructure, report: Report, term: RunTerm, backupId: string, runId: string): Promise<string | null> =>
+  claimRun(infra.eventStore, (aggregate, key, command) => report(aggregate, key, command, null), backupId, runId, term.began);
+
+/**
  * The runs of one term of this process's reactors' work (it ends when the process stops or its
  * lease goes to another): ended together, each recording itself as interrupted before the term
  * is over, so none runs on beside the process that took over.
@@ -35,6 +43,9 @@ export const runDepsOf = (infra: Infrastructure, report: Report, runId: string, 
 export class RunTerm {
   private readonly controller = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
+
+  /** `began`: a run claimed before it and never started was its process's, gone since (see run-claim.ts). */
+  constructor(readonly began = new Date()) {}
 
   get signal(): AbortSignal {
     return this.controller.signal;

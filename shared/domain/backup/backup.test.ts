@@ -31,8 +31,8 @@ describe('backup decider', () => {
       spec.given([{ type: 'BackupCreated', data: created }]).when({ type: 'UpdateBackup', data: { ...change, schedule } }).thenFails('BAD_REQUEST', 'schedule');
     }
   });
-  it('keeps a rare but recurring schedule valid: February 29th, a last day, a range of years to come', () => {
-    for (const schedule of ['0 3 29 2 *', '0 0 L * *', '0 0 3 * * * 2026-2030', '0 0 3 ? * *', '@yearly']) {
+  it('keeps a rare but recurring schedule valid: February 29th, a last day, a nickname', () => {
+    for (const schedule of ['0 3 29 2 *', '0 0 L * *', '0 0 3 ? * *', '@yearly']) {
       spec.given([]).when({ type: 'CreateBackup', data: { ...created, schedule } }).then([{ type: 'BackupCreated', data: { ...created, schedule } }]);
     }
   });

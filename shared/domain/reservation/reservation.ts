@@ -32,10 +32,11 @@ export type ReservationEvent =
  * has its own push route. `backupSlot` names a backup folder as `backupFolder` does, owned by the
  * one backup in it (domain/backup/folder.ts). `targetPort` names `<applicationId>/<port>/<protocol>`,
  * owned by the port of that application publishing the container port (domain/port/port.ts).
+ * `backupRun` names a backup, owned by its run under way or last run (shared/backups/run-claim.ts).
  */
 export const reservationKey = (
   scope: 'appName' | 'email' | 'instance' | 'hostPort' | 'basicAuth' | 'backupFolder' | 'proxyName' | 'deployToken'
-    | 'backupSlot' | 'targetPort', name: string,
+    | 'backupSlot' | 'targetPort' | 'backupRun', name: string,
 ) => `${scope}:${name}`;
 
 /** A host port as reserved: the port and its protocol (a database's external port is TCP). */
