@@ -19,8 +19,11 @@ before(async () => {
 describe('sign-in challenges for two-factor', () => {
   after(() => berth.stop());
 
+  /** The user's password: the password changes below change it. */
+  let password: string;
+  before(() => { password = user.password; });
   const challenge = async (): Promise<string> =>
-    (await berth.call('auth.login', { email: user.email, password: user.password }, { token: null })).body.id;
+    (await berth.call('auth.login', { email: user.email, password }, { token: null })).body.id;
   const verify = async (id: string) => {
     clock.advance(30_000); // a new pin for each attempt: pins are accepted once
     return berth.call('auth.verifyLogin2FA', { id, pin: await pinAt(secret, clock) }, { token: null });
@@ -56,6 +59,25 @@ describe('sign-in challenges for two-factor', () => {
     await turnOnTwoFactor(berth, clock, other);
     await challenge();
     await refusedToSignInAgain(await verify(other.id), await berth.head());
+  });
+
+  it('refuses the pin of a sign-in begun before the owner changed the password, as an expired one', async () => {
+    const signedIn = await verify(await challenge());
+    const id = await challenge();
+    clock.advance(1000);
+    password = 'owner new password';
+    const changed = await berth.call('auth.update', { email: null, password }, { token: signedIn.body.token });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    await refusedToSignInAgain(await verify(id), await berth.head());
+  });
+
+  it('refuses the pin of a sign-in begun before an admin set a new password', async () => {
+    const id = await challenge();
+    clock.advance(1000);
+    password = 'admin set password';
+    await berth.ok('auth.updateByAdmin', { id: user.id, email: null, password });
+    await refusedToSignInAgain(await verify(id), await berth.head());
+    assert.equal((await verify(await challenge())).status, 200, 'a sign-in begun with the new password takes its pin');
   });
 
   it('checks at most the account limit of a burst of parallel wrong pins, the right pin after them refused', async () => {
