@@ -32,16 +32,20 @@ const Page = Closed({ events: Type.Array(RecordedEvent), nextCursor: Nullable(St
 const continued = {
   cursor: Opt(Type.String({ minLength: 1, description: 'the nextCursor of the previous page of the same selection, sent with the same filters (after among them, or left out)' })),
 };
+/** A page's bounds: how many events, and where the previous page left off. */
+const paged = {
+  ...continued,
+  limit: Opt(WholeNumberText(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, 1, MAX_PAGE_SIZE)),
+};
 
 export const events = group('events', {
   /** A page of the whole log, oldest first; `nextCursor` continues the same selection. */
-  all: get(Closed({
-    ...filter,
-    ...continued,
-    limit: Opt(WholeNumberText(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, 1, MAX_PAGE_SIZE)),
-  }), Closed({ ...Page.properties, head: Num() })),
-  /** One aggregate's whole history, with each event's revision in its stream. */
-  stream: get(Closed({ stream: MinStr() }), Closed({ stream: Str(), revision: Num(), events: Type.Array(RecordedEvent) })),
+  all: get(Closed({ ...filter, ...paged }), Closed({ ...Page.properties, head: Num() })),
+  /**
+   * One aggregate's history, a page at a time as `events.all`'s, with each event's revision in its
+   * stream; `revision` is the last shown event's, the stream's own on its last page (no `nextCursor`).
+   */
+  stream: get(Closed({ stream: MinStr(), ...paged }), Closed({ stream: Str(), revision: Num(), ...Page.properties })),
   /** Server-sent events of the selection, from a position, live (or a long poll, whose page's cursor it takes back). */
   follow: get(Closed({ ...filter, ...continued }), Page),
   /** The whole selection as NDJSON, one event a line. */

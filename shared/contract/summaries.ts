@@ -236,7 +236,7 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
 
   'events.all': 'Answers a page of the event log, oldest first, filtered by stream, aggregate, type, actor, time or position, with the log\'s `head`. '
     + 'Pages hold up to 1,000 events (`limit`); `nextCursor`, sent with the same filters, continues. Admin only.',
-  'events.stream': 'Answers one aggregate\'s whole history (`<aggregate>-<id>`), each event with its revision. Admin only.',
+  'events.stream': 'Answers a page of one aggregate\'s history (`<aggregate>-<id>`), each event with its revision; `nextCursor` continues it. Admin only.',
   'events.follow': 'Follows the selection live: server-sent events with `accept: text/event-stream`, else a long poll whose answer carries the `nextCursor` to poll on from. '
     + 'Admin only; secrets stay sealed.',
   'events.export': 'Answers the whole selection as NDJSON, one recorded event a line (secrets sealed, password and token hashes left out). Admin only.',

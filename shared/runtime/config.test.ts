@@ -1,7 +1,7 @@
 // The settings as an operator gives them: each default, each accepted value, and every value that
 // would make Berth unusable or silently mean something else refused in one line naming the variable.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -203,6 +203,28 @@ describe('values that are refused, naming the variable and what it accepts', () 
     for (const value of ['ssh://me@engine', 'npipe:////./pipe/docker_engine', 'unix://relative.sock', 'engine.local:2375', 'tcp://']) {
       refuses({ BERTH_ENGINE_SOCKET: value }, 'BERTH_ENGINE_SOCKET must be an absolute socket path, unix://<path>, tcp://<host>:<port> '
         + `or http(s)://<host>:<port> (got "${value}")`);
+    }
+  });
+});
+
+describe('numbers as README words them', () => {
+  it('refuses a number with spaces around it, naming the variable: a value is decimal digits', () => {
+    for (const value of [' 5', '5 ', '\t60']) {
+      refuses({ BERTH_TOKEN_LIFETIME_SECONDS: value }, /^BERTH_TOKEN_LIFETIME_SECONDS must be a whole number from 1 to 2147483647/);
+      refuses({ BERTH_DEPLOY_CONCURRENCY: value }, /^BERTH_DEPLOY_CONCURRENCY must be a whole number of at least 1/);
+    }
+  });
+
+  it('states, in each _MS and _SECONDS row, the least value the check accepts (1 unless the row says otherwise)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = readme.split('\n').filter((line) => /^\| `BERTH_\w+_(MS|SECONDS)` \|/.test(line));
+    assert.ok(rows.length >= 10, 'the settings table');
+    for (const row of rows) {
+      const name = /`(BERTH_\w+)`/.exec(row)![1]!;
+      const accepts = (value: string) => { try { configFrom({ [name]: value }); return true; } catch { return false; } };
+      const least = [0, 1, 1000].find((value) => accepts(String(value)));
+      const said = /(\d+) to 2147483647|at least (\d+)|\((\d+): /.exec(row.split('|')[3]!);
+      assert.equal(said ? Number(said[1] ?? said[2] ?? said[3]) : 1, least, `${name}: README says ${said?.[0] ?? '1 (as every _MS and _SECONDS setting)'}`);
     }
   });
 });

@@ -113,9 +113,9 @@ const isUnset = (raw: string | undefined): raw is undefined | '' => raw === unde
  * `3.5`, and a setting that silently meant something else (or was clamped) is what this refuses.
  */
 function integerIn(raw: string, { min, max = Number.MAX_SAFE_INTEGER }: Range): number | undefined {
-  const text = raw.trim();
-  if (!/^\d+$/.test(text)) return undefined;
-  const value = Number(text);
+  // Not trimmed: README says a value is decimal digits, and " 5" is not (a list's entries are, after its commas).
+  if (!/^\d+$/.test(raw)) return undefined;
+  const value = Number(raw);
   return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
@@ -132,7 +132,7 @@ function integers(env: Env, name: string, fallback: readonly number[], range: Ra
   const raw = env[name];
   if (isUnset(raw)) return [...fallback];
   return raw.split(',').map((entry) => {
-    const value = integerIn(entry, range);
+    const value = integerIn(entry.trim(), range);
     if (value === undefined) {
       throw new Error(`${name} must be a comma-separated list of whole numbers ${rangeText(range)} (got "${entry.trim()}" in "${raw}")`);
     }
@@ -152,18 +152,29 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 
 const onOff = (env: Env, name: string, fallback: 'on' | 'off'): boolean => oneOf(env, name, ['on', 'off'], fallback) === 'on';
 
-/** The text of the file that `variable` names, or an error an operator can act on. */
-function fileNamedBy(variable: string, path: string): string {
+/**
+ * The folder a relative path setting is read from: the caller's. pnpm runs a script in the package's
+ * folder (PNPM_SCRIPT_SRC_DIR) and names the folder it was called from in INIT_CWD; a process in
+ * another folder was not started by pnpm for a script, and only inherited them.
+ */
+function callerFolder(env: Env): string {
+  const here = process.cwd();
+  return env.INIT_CWD && env.PNPM_SCRIPT_SRC_DIR && resolve(env.PNPM_SCRIPT_SRC_DIR) === here ? env.INIT_CWD : here;
+}
+
+/** The text of the file that `variable` names (a relative path is the caller's), or an error an operator can act on. */
+function fileNamedBy(env: Env, variable: string, path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(resolve(callerFolder(env), path), 'utf8');
   } catch (error) {
     throw new Error(`${variable}: cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
-function databaseProfiles(path: string | undefined): ProfileOverrides {
+function databaseProfiles(env: Env): ProfileOverrides {
+  const path = env.BERTH_DATABASE_PROFILES;
   if (!path) return {};
-  return parseProfileOverrides(fileNamedBy('BERTH_DATABASE_PROFILES', path), `BERTH_DATABASE_PROFILES (${path})`);
+  return parseProfileOverrides(fileNamedBy(env, 'BERTH_DATABASE_PROFILES', path), `BERTH_DATABASE_PROFILES (${path})`);
 }
 
 /**
@@ -175,7 +186,7 @@ function instanceKeyFrom(env: Env): string | undefined {
   if (env.BERTH_INSTANCE_KEY) return checkedKey(env.BERTH_INSTANCE_KEY, 'BERTH_INSTANCE_KEY');
   const path = env.BERTH_INSTANCE_KEY_FILE;
   if (!path) return undefined;
-  const key = fileNamedBy('BERTH_INSTANCE_KEY_FILE', path).trim();
+  const key = fileNamedBy(env, 'BERTH_INSTANCE_KEY_FILE', path).trim();
   if (!key) throw new Error(`BERTH_INSTANCE_KEY_FILE (${path}) is empty: it must hold base64 of 32 bytes`);
   return checkedKey(key, `BERTH_INSTANCE_KEY_FILE (${path})`);
 }
@@ -221,7 +232,8 @@ function proxyNetwork(env: Env): string {
 
 export function configFrom(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
-    dataDir: resolve(env.BERTH_DATA_DIR || './data'),
+    // Unset, the data folder is the one the process runs in (the checkout, through pnpm).
+    dataDir: env.BERTH_DATA_DIR ? resolve(callerFolder(env), env.BERTH_DATA_DIR) : resolve('./data'),
     host: env.HOST || '0.0.0.0',
     // 0: any free port (the tests' servers).
     port: integer(env, 'PORT', 3000, { min: 0, max: 65535 }),
@@ -263,10 +275,10 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     // A run is history an operator reads: two days of hourly runs, more than a keepLatest usually keeps.
     keepBackupRuns: integer(env, 'BERTH_KEEP_BACKUP_RUNS', 50, { min: 1 }),
     actionWaitMs: integer(env, 'BERTH_ACTION_WAIT_MS', 60_000, duration(1)),
-    databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env.BERTH_DATABASE_PROFILES),
+    databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env),
     removeDatabaseVolumes: onOff(env, 'BERTH_REMOVE_DATABASE_VOLUMES', 'off'),
     ...overrides,
   };
   // Beside the data by default, wherever the data folder was put.
-  return { ...config, proxyDir: overrides.proxyDir ?? resolve(env.BERTH_PROXY_DIR || join(config.dataDir, 'proxy')) };
+  return { ...config, proxyDir: overrides.proxyDir ?? (env.BERTH_PROXY_DIR ? resolve(callerFolder(env), env.BERTH_PROXY_DIR) : join(config.dataDir, 'proxy')) };
 }

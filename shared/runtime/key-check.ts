@@ -11,7 +11,7 @@ import { deriveKey, secretBoxOf } from './keys.ts';
 
 /** Where a log without a place of its own for the check keeps it: a stream of an aggregate no projection, reactor or webhook reads. */
 export const KEY_CHECK_STREAM = 'instancekey-check';
-const KEY_CHECK_WRITTEN = 'InstanceKeyCheckWritten';
+export const KEY_CHECK_WRITTEN = 'InstanceKeyCheckWritten';
 
 export class InstanceKeyMismatchError extends Error {
   constructor() {

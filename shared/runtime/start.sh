@@ -11,9 +11,13 @@
 set -euo pipefail
 # The paths the caller gave relative to its own folder stay its own: made absolute before the cd
 # below, which would otherwise put them in the checkout. (Unset, the data folder is the checkout's.)
+# pnpm runs this in the checkout and names the caller's folder in INIT_CWD; run elsewhere, this
+# shell was not started by pnpm for this script (its INIT_CWD, if any, is an outer run's).
+caller="$PWD"
+if [[ -n "${INIT_CWD:-}" && "$PWD" == "${PNPM_SCRIPT_SRC_DIR:-}" ]]; then caller="$INIT_CWD"; fi
 for variable in BERTH_DATA_DIR BERTH_PROXY_DIR BERTH_INSTANCE_KEY_FILE BERTH_DATABASE_PROFILES; do
   value="${!variable:-}"
-  if [[ -n "$value" && "$value" != /* ]]; then export "$variable=$PWD/$value"; fi
+  if [[ -n "$value" && "$value" != /* ]]; then export "$variable=$caller/$value"; fi
 done
 cd "$(dirname "$0")/../.."
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

@@ -60,7 +60,7 @@ test('berth events --help shows the special command and the group\'s operations'
   const help = await run('events', '--help');
   assert.equal(help.code, 0, help.stderr);
   assert.match(help.stdout, /^berth events \[list\|tail\|export\]/m);
-  assert.match(help.stdout, /^ {2}berth events stream --stream$/m);
+  assert.match(help.stdout, /^ {2}berth events stream --stream --cursor --limit$/m);
 });
 
 test('the events group\'s own operations run as any other operation', async () => {

@@ -7,26 +7,62 @@ import { shownEvent } from '@berth/shared/events/shown';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import { StreamedAnswer } from '../streamed.ts';
 import type { StreamLifetime } from '../stream-lifetime.ts';
-import { followSelection, readSelection } from './follow.ts';
+import { followSelection, followToEnd, hasEnded, readSelection, sizeOf } from './follow.ts';
 import { cursorOf, type Selection } from './selection.ts';
 
 export interface Page {
   readonly events: readonly RecordedEvent[];
-  /** Continues the same selection after this page; null when a page of `events.all` reached the end of the log (a long poll's never is). */
+  /** Continues the same selection after this page; null when no more events follow it (a long poll's is null only once a passed `to` is reached). */
   readonly nextCursor: string | null;
 }
 
 /** An event as the history shows it: without password and token hashes, secrets still sealed. */
 export const inHistory = (event: RecordedEvent): RecordedEvent => shownEvent(event, 'auditor');
 
+/** The items of `items` while the caller may still receive them (see stream-lifetime.ts). */
+async function* whileAllowed<T>(items: AsyncIterable<T>, lifetime: StreamLifetime): AsyncGenerator<T> {
+  for await (const item of items) {
+    if (!(await lifetime.stillAllowed())) return;
+    yield item;
+  }
+}
+
 /** Continues `selection` after `events`: after the last of them, or where it began when there are none. */
 const cursorAfter = (selection: Selection, events: readonly RecordedEvent[]) =>
   cursorOf(selection, events.at(-1)?.position ?? selection.after);
 
+/** How much a page answer holds at most (bar one event): a page of large events has fewer than its limit. */
+const PAGE_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The events of a page of `selection` (up to its limit and PAGE_ANSWER_BYTES), and whether more follow them. */
+async function pageUpTo(store: EventStore, selection: Selection): Promise<{ events: RecordedEvent[]; more: boolean }> {
+  const events: RecordedEvent[] = [];
+  let bytes = 0;
+  // A page answered at once may be read in one go (bar the first event, which gives the size).
+  const reading = readSelection(store, selection.filter, selection.after, Infinity, selection.limit + 1);
+  try {
+    for (;;) {
+      const next = await reading.next();
+      if (next.done) return { events, more: false };
+      if (events.length === selection.limit || bytes >= PAGE_ANSWER_BYTES) return { events, more: true };
+      events.push(next.value);
+      bytes += sizeOf(next.value);
+    }
+  } finally {
+    await reading.return(undefined);
+  }
+}
+
+/** A page of `selection`: its cursor continues it, and is null when no more events follow. */
 export async function pageOf(store: EventStore, selection: Selection): Promise<Page> {
-  const events = await store.readFiltered(selection.filter, selection.after, selection.limit);
-  const full = events.length === selection.limit;
-  return { events: events.map(inHistory), nextCursor: full ? cursorAfter(selection, events) : null };
+  const { events, more } = await pageUpTo(store, selection);
+  return { events: events.map(inHistory), nextCursor: more ? cursorAfter(selection, events) : null };
+}
+
+/** A page of one stream (`selection` names it): on the last page, the revision is the stream's. */
+export async function streamPageOf(store: EventStore, selection: Selection): Promise<Page & { readonly revision: number }> {
+  const page = await pageOf(store, selection);
+  return { ...page, revision: page.events.at(-1)?.revision ?? -1 };
 }
 
 async function* lines(events: AsyncIterable<RecordedEvent>): AsyncGenerator<string> {
@@ -41,7 +77,10 @@ export class NdjsonExport extends StreamedAnswer {
 
   send(_request: FastifyRequest, reply: FastifyReply, lifetime: StreamLifetime) {
     const { filter, after } = this.selection;
-    const body = Readable.from(lines(readSelection(this.store, filter, after)));
+    // Bytes, not objects: the buffer is bounded by size (a line can be megabytes), and the log is
+    // read only as fast as the client takes the lines. A caller refused meanwhile gets no more, and
+    // its connection is cut (the abort below), so the export does not look complete.
+    const body = Readable.from(lines(whileAllowed(readSelection(this.store, filter, after), lifetime)), { objectMode: false });
     lifetime.signal.addEventListener('abort', () => body.destroy(), { once: true });
     return reply.type('application/x-ndjson; charset=utf-8')
       .header('content-disposition', 'attachment; filename="berth-events.ndjson"')
@@ -94,8 +133,8 @@ export class Following extends StreamedAnswer {
     void (async () => {
       try {
         // One event at a time, as fast as the follower takes them: the log is read no faster.
-        for await (const event of followSelection(this.store, this.selection.filter, after, stop.signal)) {
-          if (stop.signal.aborted || !(await lifetime.stillAllowed())) break;
+        for await (const event of whileAllowed(followToEnd(this.store, this.selection.filter, after, stop.signal), lifetime)) {
+          if (stop.signal.aborted) break;
           out.write(frame(event));
           await roomIn(out, stop.signal);
         }
@@ -111,10 +150,12 @@ export class Following extends StreamedAnswer {
 
   /**
    * The events after `after`, waiting a bounded time for the first one when there are none yet.
-   * Its cursor is never null: the poller always polls again, from where this answer left off.
+   * Its cursor is null only once a selection whose `to` has passed is answered to its end (a page of
+   * it answers at once); else the poller always polls again, from where this answer left off.
    */
   private async longPoll(after: number, lifetime: StreamLifetime): Promise<Page> {
     const selection = { ...this.selection, after };
+    if (hasEnded(selection.filter)) return pageOf(this.store, selection);
     const polled = async (): Promise<Page> => {
       const { events } = await pageOf(this.store, selection);
       return { events, nextCursor: cursorAfter(selection, events) };

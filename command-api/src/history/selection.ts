@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_PAGE_SIZE } from '@berth/shared/contract/events';
 import type { EventFilter } from '@berth/shared/events/filter';
 import { badRequest } from '@berth/shared/errors';
+import { isAggregateName, isEventType } from './known-names.ts';
 
 /** The query: a filter (instants as given), where to start, how many. */
 export interface SelectionInput extends EventFilter {
@@ -21,10 +22,26 @@ export interface Selection {
   readonly limit: number;
 }
 
-/** The filter of `input`, instants in one canonical form; a backwards range is refused. */
+/**
+ * `instant` as the log writes them, in whole milliseconds, a part of one rounded up: no event lies
+ * between it and the next whole one, so `from` (inclusive) and `to` (exclusive) keep their meaning.
+ */
+function inWholeMilliseconds(instant: string): string {
+  const finer = /[1-9]/.test(/\.\d{3}(\d+)/.exec(instant)?.[1] ?? '');
+  return new Date(Date.parse(instant) + (finer ? 1 : 0)).toISOString();
+}
+
+/** Refuses a type or an aggregate the log cannot hold, naming the field. */
+function mustBeKnown({ type, aggregate }: SelectionInput): void {
+  if (type !== undefined && !isEventType(type)) throw badRequest('type', `names ${JSON.stringify(type)}, which is not an event type`);
+  if (aggregate !== undefined && !isAggregateName(aggregate)) throw badRequest('aggregate', `names ${JSON.stringify(aggregate)}, which is not an aggregate`);
+}
+
+/** The filter of `input`, instants in one canonical form; a backwards range, an unknown type or aggregate are refused. */
 export function filterOf(input: SelectionInput): EventFilter {
-  const from = input.from === undefined ? undefined : new Date(input.from).toISOString();
-  const to = input.to === undefined ? undefined : new Date(input.to).toISOString();
+  mustBeKnown(input);
+  const from = input.from === undefined ? undefined : inWholeMilliseconds(input.from);
+  const to = input.to === undefined ? undefined : inWholeMilliseconds(input.to);
   if (from !== undefined && to !== undefined && from > to) throw badRequest('to', 'must not be before from');
   const filter = { stream: input.stream, aggregate: input.aggregate, type: input.type, actorId: input.actorId, from, to };
   return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));

@@ -23,7 +23,7 @@ import type { securityAggregate } from '../security/security.ts';
 import type { sessionAggregate } from '../session/session.ts';
 import type { usageAggregate } from '../usage/usage.ts';
 
-type EventTypeOf<A> = A extends Aggregate<infer _S, infer _C, infer E> ? E['type'] : never;
+export type EventTypeOf<A> = A extends Aggregate<infer _S, infer _C, infer E> ? E['type'] : never;
 
 /** The aggregates of shared/domain/index.ts but subscription and delivery (a test checks none is left out). */
 type Notified =
