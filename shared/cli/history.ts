@@ -3,6 +3,7 @@
 // of events.all as a flag. Any other word is an operation of the events group (`events stream`).
 import { once } from 'node:events';
 import { contract } from '../contract/index.ts';
+import { END_OF_SELECTION } from '../contract/events.ts';
 import { call, request, serverSentEvents } from './client.ts';
 import { inputFrom, parseArgs, switchOn, UsageError } from './flags.ts';
 import { groupUsage, HELP, runOperation } from './operations.ts';
@@ -65,7 +66,8 @@ async function tail(settings: Settings, input: Record<string, unknown>, print: (
     url: settings.url,
     open: () => request(settings, contract.events.follow, from, 'text/event-stream'),
     read: async (response) => {
-      for await (const { data } of serverSentEvents(response)) {
+      for await (const { event: type, data } of serverSentEvents(response)) {
+        if (type === END_OF_SELECTION) return 'finished';
         const event = JSON.parse(data) as Record<string, any>;
         print(data, event);
         from = { ...input, cursor: undefined, after: event.position };

@@ -38,6 +38,9 @@ const paged = {
   limit: Opt(WholeNumberText(`page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, 1, MAX_PAGE_SIZE)),
 };
 
+/** The server-sent event that ends a follow whose `to` has passed: the selection is complete, not the connection lost. */
+export const END_OF_SELECTION = 'end-of-selection';
+
 export const events = group('events', {
   /** A page of the whole log, oldest first; `nextCursor` continues the same selection. */
   all: get(Closed({ ...filter, ...paged }), Closed({ ...Page.properties, head: Num() })),

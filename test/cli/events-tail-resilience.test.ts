@@ -66,8 +66,8 @@ describe('berth events tail across Berth killed -9 and started again', () => {
       await client.ok('auth.createAdmin', ADMIN);
       client.token = (await client.ok('auth.login', ADMIN)).token as string;
       if (fromCursor) await client.ok('project.create', { name: 'before the cursor' });
-      const { nextCursor } = await client.ok('events.all', { aggregate: 'project', limit: 1 });
       await client.ok('project.create', { name: 'before the kill' });
+      const { nextCursor } = await client.ok('events.all', { aggregate: 'project', limit: 1 });
 
       const env = { BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: baseUrl, BERTH_TOKEN: client.token };
       const cursor = fromCursor ? ['--cursor', nextCursor as string] : [];

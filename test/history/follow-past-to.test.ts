@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordedEvent } from '@berth/shared/events/event';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { runBerth } from '../cli/berth-process.ts';
 
 const ADMIN = { email: 'bounded@berth.test', password: 'a long enough password' };
 
@@ -35,6 +39,20 @@ describe('events.follow with a to that has passed', () => {
     assert.equal(response.status, 200);
     const text = await within(5000, response.text(), 'the stream to end');
     assert.equal(text.match(/^event: ProjectCreated$/gm)?.length, 3, text);
+    assert.match(text, /event: end-of-selection\ndata: \{\}\n\n$/, 'the end said, not a connection cut');
+  });
+
+  it('ends berth events tail --to: the events printed, exit 0, no reconnecting', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'berth-tail-to-'));
+    try {
+      const tail = await within(20_000, runBerth({ BERTH_CONFIG: join(home, 'config.json'), BERTH_URL: api.baseUrl, BERTH_TOKEN: api.token! },
+        'events', 'tail', '--type', 'ProjectCreated', '--to', to, '--json'), 'the tail to end');
+      assert.equal(tail.code, 0, tail.stderr);
+      assert.equal(tail.stdout.trim().split('\n').length, 3, tail.stdout);
+      assert.equal(tail.stderr, '');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('answers a long poll at once, with the events and no cursor to poll on', async () => {

@@ -2,6 +2,7 @@
 // for followers (and a long poll for clients that do not ask for an event stream).
 import { Readable, PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { END_OF_SELECTION } from '@berth/shared/contract/events';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { shownEvent } from '@berth/shared/events/shown';
 import type { EventStore } from '@berth/shared/ports/event-store';
@@ -138,6 +139,8 @@ export class Following extends StreamedAnswer {
           out.write(frame(event));
           await roomIn(out, stop.signal);
         }
+        // Said, so a client tells the end of a closed range from a lost connection it would reconnect after.
+        if (!stop.signal.aborted && hasEnded(this.selection.filter) && await lifetime.stillAllowed()) out.write(`event: ${END_OF_SELECTION}\ndata: {}\n\n`);
       } catch (error) {
         request.log.warn({ err: error }, 'events.follow stopped');
       } finally {
