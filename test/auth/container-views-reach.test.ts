@@ -9,7 +9,7 @@ import { TEST_IMAGE, removeDeployed, uniqueName } from '../support/engine.ts';
 import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { invitedUser, type TestUser } from '../support/users.ts';
 
-const PREFIX = 'berth-f33-access';
+const PREFIX = 'berth-test-access';
 const namesOf = (containers: Array<{ name: string }>) => containers.map((found) => found.name);
 
 describe('container views of a user who reaches one service of two', () => {

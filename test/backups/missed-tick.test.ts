@@ -14,7 +14,7 @@ const HOURLY = '0 * * * *';
 test('a backup whose latest tick went by while Berth was down runs that tick once at start; one created since does not', { timeout: 120_000 }, async () => {
   const first = await startBerth();
   const { projectId } = await first.ok('project.create', { name: 'missed' });
-  const { dbgammaId } = await first.ok('dbgamma.create', { name: 'missed', appName: 'berth-f33-time-missed', projectId, ...databaseCredentials('dbgamma') });
+  const { dbgammaId } = await first.ok('dbgamma.create', { name: 'missed', appName: 'berth-test-missed-tick', projectId, ...databaseCredentials('dbgamma') });
   const { destinationId } = await first.ok('destination.create', {
     name: 'bucket', accessKey: 'AKIAEXAMPLE', bucket: 'backups', region: 'us-east-1', endpoint: 'http://127.0.0.1:9', secretAccessKey: 'secret-key',
   });

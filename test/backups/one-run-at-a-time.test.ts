@@ -28,7 +28,7 @@ describe('a backup with a scheduled run under way', { timeout: 300_000 }, () => 
     berth = await startBerthWithReactors({ config: { actionWaitMs: 3000 } });
     const { projectId } = await berth.ok('project.create', { name: 'busy' });
     const db = await berth.ok('dbgamma.create', {
-      name: 'busy', appName: 'berth-f33-time-busy', projectId, containerImage: DATABASE_IMAGE.dbgamma, ...databaseCredentials('dbgamma'),
+      name: 'busy', appName: 'berth-test-one-run', projectId, containerImage: DATABASE_IMAGE.dbgamma, ...databaseCredentials('dbgamma'),
     });
     appName = db.appName;
     const deploy = await berth.call('dbgamma.deploy', { dbgammaId: db.dbgammaId });

@@ -11,7 +11,7 @@ import type { StreamedAnswer } from '@berth/command-api/streamed';
 import { MAX_PAGE_SIZE } from '@berth/shared/contract/events';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 
 const MB = 1024 * 1024;
 
@@ -105,10 +105,7 @@ describe('events.stream: a page of the stream at a time', () => {
 
   before(async () => {
     server = await listeningBerth();
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+    api = await signInFirstAdmin(server, ADMIN);
     ({ projectId } = await api.ok('project.create', { name: 'paged' }));
     for (let index = 0; index < 104; index++) await api.ok('project.update', { projectId, name: `paged ${index}` });
   });

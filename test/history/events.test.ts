@@ -9,7 +9,7 @@ import { fold } from '@berth/shared/domain/aggregate';
 import { upcast } from '@berth/shared/events/catalogue';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { buildWorld, type Read } from '../e2e/world.ts';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 import { ALL_FLAGS, invitedUser } from '../support/users.ts';
 import { startBerth } from '../support/berth.ts';
 
@@ -39,10 +39,7 @@ describe('events: the history for auditors', () => {
 
   before(async () => {
     server = await listeningBerth();
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+    api = await signInFirstAdmin(server, ADMIN);
     adminId = (await api.ok('auth.get')).id;
     reads = await buildWorld((operation, input) => api.ok(operation, input), { projects: 2 });
     const { subscriptionId } = await api.ok('notification.create', { url: 'http://127.0.0.1:9/hook', eventTypes: ['CertificateFolderLeft'], secret: 'a subscription secret' });

@@ -2,7 +2,7 @@
 // receives (see stream-lifetime.ts), instead of the rest of the log reaching a signed-out caller.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 
 const ADMIN = { email: 'exporter@berth.test', password: 'a long enough password' };
 const PROJECTS = 400;
@@ -12,10 +12,7 @@ describe('events.export: how long it lasts', () => {
   let api: HttpClient;
   before(async () => {
     server = await listeningBerth();
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+    api = await signInFirstAdmin(server, ADMIN);
     // About 20 MB of history: more than the connection's buffers hold before the client reads.
     const description = 'x'.repeat(50_000);
     for (let index = 0; index < PROJECTS; index++) await api.ok('project.create', { name: `exported ${index}`, description });

@@ -2,15 +2,12 @@
 // otherwise wait for the follower to hang up), and a token revoked while it runs stops receiving.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 
 const ADMIN = { email: 'follower@berth.test', password: 'a long enough password' };
 
 async function signedIn(server: ListeningBerth): Promise<HttpClient> {
-  const api = server.client;
-  api.token = server.setupToken();
-  await api.ok('auth.createAdmin', ADMIN);
-  api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+  const api = await signInFirstAdmin(server, ADMIN);
   return api;
 }
 

@@ -6,7 +6,7 @@ import type { RecordedEvent } from '@berth/shared/events/event';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 import { runBerth } from '../cli/berth-process.ts';
 
 const ADMIN = { email: 'bounded@berth.test', password: 'a long enough password' };
@@ -21,10 +21,7 @@ describe('events.follow with a to that has passed', () => {
   let to: string;
   before(async () => {
     server = await listeningBerth();
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+    api = await signInFirstAdmin(server, ADMIN);
     for (const name of ['one', 'two', 'three']) await api.ok('project.create', { name });
     to = new Date(Date.now() + 1).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 1100));

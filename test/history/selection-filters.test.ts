@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordedEvent } from '@berth/shared/events/event';
-import { listeningBerth, type HttpClient, type ListeningBerth } from '../support/http.ts';
+import { listeningBerth, signInFirstAdmin, type HttpClient, type ListeningBerth } from '../support/http.ts';
 
 const ADMIN = { email: 'filters@berth.test', password: 'a long enough password' };
 
@@ -13,10 +13,7 @@ describe('the history\'s selection', () => {
   let api: HttpClient;
   before(async () => {
     server = await listeningBerth();
-    api = server.client;
-    api.token = server.setupToken();
-    await api.ok('auth.createAdmin', ADMIN);
-    api.token = (await api.call('auth.login', ADMIN, { token: null })).body.token;
+    api = await signInFirstAdmin(server, ADMIN);
   });
   after(() => server.stop());
 

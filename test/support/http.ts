@@ -85,6 +85,15 @@ export interface ListeningBerth {
 }
 
 /** Berth as an operator runs it (`launch`), roles api and projections, on a loopback port. */
+/** Makes `server`'s first admin with its setup token and signs it in: its client then acts as that admin. */
+export async function signInFirstAdmin(server: ListeningBerth, admin: { email: string; password: string }): Promise<HttpClient> {
+  const api = server.client;
+  api.token = server.setupToken();
+  await api.ok('auth.createAdmin', admin);
+  api.token = (await api.call('auth.login', admin, { token: null })).body.token;
+  return api;
+}
+
 export async function listeningBerth(options: { dataDir?: string; config?: Partial<Config> } = {}): Promise<ListeningBerth> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-http-'));
   const port = await freePort();
