@@ -8,7 +8,7 @@ import { SqliteEventStore } from '@berth/shared/adapters/sqlite/event-store';
 import type { NewEvent } from '@berth/shared/events/event';
 import { newId } from '@berth/shared/ids';
 import { listeningBerth } from '../support/http.ts';
-import { alternate, median, medianOf, startServer, type Measured, type Server } from './kit.ts';
+import { alternate, median, medianOf, startServer, type Measured } from './kit.ts';
 
 interface Row { figure: string; value: string; target: string; met: string; ratio: string }
 const LOG_SIZE = Number(process.env.BENCH_LOG_SIZE ?? 1_000_000);

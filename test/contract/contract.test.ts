@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { operations } from '@berth/shared/contract/index';
-import type { Operation } from '@berth/shared/contract/operation';
 import type { TestBerth } from '../support/berth.ts';
 import { startBerthWithFixtures, type Fixtures } from './fixtures.ts';
 import { ID_FIELD, validInput } from './valid-input.ts';

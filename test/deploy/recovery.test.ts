@@ -36,6 +36,7 @@ describe('deployments across a restart (engine work replaced by a double)', () =
         await new Promise((r) => setTimeout(r, 20));
       }
       // The next queued deployment has started: the service runs it.
+      assert.equal(status, 'running', 'the service runs the next queued deployment');
       (await second.double.runs(queued[0]!)).open();
       (await second.double.runs(queued[1]!)).open();
       for (const id of queued) await until(second.berth, id, 'done');

@@ -1,7 +1,6 @@
 // The compose stacks tests deploy, looked at and cleaned up on the real engine by their namespace.
 import { dockerClient } from '@berth/shared/adapters/docker/engine';
 import { dockerStacks } from '@berth/shared/adapters/docker/stack';
-import type { TestBerth } from './berth.ts';
 import { TEST_IMAGE, engine, eventually } from './engine.ts';
 
 export const stacks = dockerStacks(dockerClient());
