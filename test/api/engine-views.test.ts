@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type TestBerth } from '../support/berth.ts';
-import { TEST_IMAGE, engine } from '../support/engine.ts';
+import { TEST_IMAGE, removeDeployed } from '../support/engine.ts';
 import { deploy, deployer, testApplication } from '../support/deploy-work.ts';
 import { startRegistry, type TestRegistry } from '../support/registry.ts';
 import { invitedUser, setPermissions } from '../support/users.ts';
@@ -29,7 +29,7 @@ describe('engine views', () => {
     assert.equal((await deploy(d, app)).error, null);
   });
   after(async () => {
-    await engine.removeService(app.appName);
+    await removeDeployed([app.appName]);
     await Promise.all([berth.stop(), registry.stop()]);
   });
 
