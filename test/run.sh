@@ -7,11 +7,13 @@ pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
 # Not under .tmp (scratch, old checkouts with their own tests) nor any dot folder (.build, .git).
 mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort)
-# --test-force-exit: a file whose failed test left a server open ends with its tests, instead of
-# holding the run until CI's limit (a backup test did, once); and no test may run past five
-# minutes (the slowest whole file takes under one).
+# Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
+# something still holds open 20 s after its last test, naming what (--test-force-exit would end
+# it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
+# past five minutes (the slowest whole file takes under one).
 # The second reporter names the failed tests again after the summary, where a log's tail shows them.
-exec node --import tsx --test --test-concurrency=2 --test-force-exit --test-timeout=300000 \
+exec node --import tsx --import ./test/support/exit-watchdog.mjs --test --test-concurrency=2 \
+  --test-timeout=300000 \
   --test-reporter=tap --test-reporter-destination=stdout \
   --test-reporter=./test/support/failures-reporter.mjs --test-reporter-destination=stderr \
   "${files[@]}"

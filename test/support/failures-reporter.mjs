@@ -1,6 +1,6 @@
 // Names the failed tests again at the end of the run's summary, so the tail of a long log shows
-// them. Written at once when the summary counts the failures: --test-force-exit ends the
-// process before this reporter's stream would end.
+// them. Written at once when the summary counts the failures, so they show even if the run is
+// cut short after it.
 import { writeSync } from 'node:fs';
 
 export default async function* failures(source) {
