@@ -212,7 +212,7 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
   'admin.saveForgeApp': 'Sets the forge app Berth acts as: its API URL, app id, installation id and PEM private key (kept sealed, never answered); answers it without the key. Admin only.',
 
   'container.getContainers': 'Lists every container on the engine, running or not, as it reports them now; a user, those of the services it has access to. Needs `canAccessToContainer`.',
-  'container.getConfig': 'Answers the engine\'s inspection of a container; its environment values and commands are hidden unless you manage its service. '
+  'container.getConfig': 'Answers the engine\'s inspection of a container. A user is shown only its own services\' containers: any other answers 404, as an unknown id does. '
     + 'Needs `canAccessToContainer`.',
   'container.getContainersByAppNameMatch': 'Lists the containers Berth made for the service `appName`, found by their names. Needs `canAccessToContainer` and access to the service.',
   'container.getContainersByAppLabel': 'Lists the containers Berth made for the service `appName`, found by their labels (swarm service, stack or compose project). '

@@ -76,27 +76,23 @@ describe('engine views', () => {
     assert.deepEqual((await berth.ok('application.readAppMonitoring', { appName: idle.appName })).containers, []);
   });
 
-  it('shows a container\'s environment only to those who manage its service: names without values to the others', async () => {
+  it('shows a user only its own services\' containers\' configuration: another\'s is unknown to it, as in its list', async () => {
     const { applicationId } = app;
     const [{ containerId }] = await berth.ok('container.getContainersByAppLabel', { appName: app.appName });
-    const configOf = async (token?: string) => (await berth.call('container.getConfig', { containerId }, token ? { token } : {})).body;
-    const envOf = async (token?: string) => (await configOf(token)).Config.Env as string[];
-
-    assert.ok((await envOf()).includes(`DATABASE_PASSWORD=${SECRET}`), 'the admin sees the values');
-    const user = await invitedUser(berth, { canAccessToContainer: true, accesedProjects: [projectId] });
-    const hidden = await envOf(user.token);
-    assert.ok(!JSON.stringify(hidden).includes(SECRET), 'a user without the service saw its secret');
-    assert.ok(hidden.some((entry) => entry.startsWith('DATABASE_PASSWORD=')), 'the variable\'s name is still shown');
-    const seen = await configOf(user.token);
-    const admins = await configOf();
-    assert.deepEqual([seen.Path, seen.Config.Image], [admins.Path, admins.Config.Image], 'the rest of the configuration is shown');
+    const admins = await berth.ok('container.getConfig', { containerId });
+    assert.ok(admins.Config.Env.includes(`DATABASE_PASSWORD=${SECRET}`), 'the admin sees the values');
     assert.ok(JSON.stringify(admins).includes(`API_TOKEN='${SECRET}'`) && JSON.stringify(admins.Config.Healthcheck).includes(SECRET));
-    assert.ok(!JSON.stringify(seen).includes(SECRET), `the user saw the secret: ${JSON.stringify(seen)}`);
-    for (const command of [seen.Args, seen.Config.Cmd, seen.Config.Entrypoint, seen.Config.Healthcheck.Test]) {
-      assert.ok(!command || command.every((part: string) => part.startsWith('(hidden')), `a command was shown: ${JSON.stringify(command)}`);
-    }
+
+    const user = await invitedUser(berth, { canAccessToContainer: true, accesedProjects: [projectId] });
+    const configAsUser = (id: string) => berth.call('container.getConfig', { containerId: id }, { token: user.token });
+    const refused = await configAsUser(containerId);
+    const unknown = await configAsUser('f'.repeat(64));
+    assert.deepEqual([refused.status, unknown.status], [404, 404], JSON.stringify(refused.body));
+    assert.deepEqual(refused.body, unknown.body, 'another\'s container reads as one that does not exist');
+
     await setPermissions(berth, user, { canAccessToContainer: true, accesedProjects: [projectId], accesedServices: [applicationId] });
-    assert.ok((await envOf(user.token)).includes(`DATABASE_PASSWORD=${SECRET}`), 'the user who manages the service sees the values');
+    const own = (await configAsUser(containerId)).body;
+    assert.ok(own.Config.Env.includes(`DATABASE_PASSWORD=${SECRET}`), 'the user whose service it is sees its configuration');
   });
 
   it('logs in to a real registry, and answers its refusal as a 400', async () => {

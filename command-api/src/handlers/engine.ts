@@ -85,8 +85,8 @@ const runtimeNameOf = (labels: Record<string, string> | null | undefined): strin
   [labels?.[NAMESPACE_LABEL], labels?.[PROJECT_LABEL], labels?.[SERVICE_LABEL]]
     .find((name): name is string => typeof name === 'string' && name.length > 0);
 
-/** Whether the caller may manage the service a container runs for: an admin any, a user its own services'. */
-async function managesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
+/** Whether the caller may see the service a container runs for: an admin any, a user its own services'. */
+async function seesContainerOf(ctx: Context, labels: Record<string, string> | null | undefined): Promise<boolean> {
   if (ctx.seesAll) return true;
   const name = runtimeNameOf(labels);
   if (name === undefined) return false;
@@ -95,41 +95,21 @@ async function managesContainerOf(ctx: Context, labels: Record<string, string> |
   return serviceId !== null && ctx.canSeeService(serviceId) && isContainerOfService(ctx, labels, name, serviceId);
 }
 
-type Inspected = {
-  Args?: unknown;
-  Config?: { Env?: unknown; Cmd?: unknown; Entrypoint?: unknown; Healthcheck?: { Test?: unknown } | null; Labels?: Record<string, string> | null };
-};
-
-const HIDDEN = '(hidden: manage the service to see it)';
-const hiddenList = (list: unknown) => (Array.isArray(list) && list.length > 0 ? [HIDDEN] : list);
-
-/**
- * A container's configuration as the engine shows it. Its environment and its commands hold the
- * service's secrets (database passwords, env values, a command's tokens): the command and its
- * arguments, the entrypoint (where a swarm service's command lands) and the health check's. A
- * caller who may not manage that service, or a container of no service of Berth's, is shown the
- * variables' names only and none of those commands.
- */
-async function shownConfig(ctx: Context, config: object): Promise<object> {
-  const { Config, Args } = config as Inspected;
-  if (!Config || await managesContainerOf(ctx, Config.Labels)) return config;
-  const Env = Array.isArray(Config.Env) ? Config.Env.map((entry) => `${String(entry).split('=', 1)[0]}=${HIDDEN}`) : Config.Env;
-  const Healthcheck = Config.Healthcheck ? { ...Config.Healthcheck, Test: hiddenList(Config.Healthcheck.Test) } : Config.Healthcheck;
-  return { ...config, Args: hiddenList(Args), Config: { ...Config, Env, Cmd: hiddenList(Config.Cmd), Entrypoint: hiddenList(Config.Entrypoint), Healthcheck } };
-}
+type InspectedLabels = { Config?: { Labels?: Record<string, string> | null } };
 
 export const container: GroupHandlers<typeof contract.container> = {
   getContainers: async (_input, ctx) => {
     const found = await askEngine(() => engineOf(ctx).listContainers(), 'containerId', 'Container');
     if (ctx.seesAll) return found;
     // A user's list holds its own services' containers only: the others are other tenants' or not Berth's.
-    const shown = await Promise.all(found.map((candidate) => managesContainerOf(ctx, candidate.labels)));
+    const shown = await Promise.all(found.map((candidate) => seesContainerOf(ctx, candidate.labels)));
     return found.filter((_candidate, index) => shown[index]);
   },
   getConfig: async (input, ctx) => {
     const config = await askEngine(() => engineOf(ctx).inspectContainer(input.containerId), 'containerId', 'Container');
-    if (!config) throw notFound('containerId', 'Container');
-    return shownConfig(ctx, config);
+    // A user's container is one of its own services', as in its list: any other is unknown to it.
+    if (!config || !(await seesContainerOf(ctx, (config as InspectedLabels).Config?.Labels))) throw notFound('containerId', 'Container');
+    return config;
   },
   getContainersByAppNameMatch: async (input, ctx) => ownedBy(ctx, input.appName,
     (await askEngine(() => engineOf(ctx).listContainers({ name: input.appName }), 'appName', 'Container')).filter(isContainerOf(input.appName))),
