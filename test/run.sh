@@ -8,7 +8,7 @@ pnpm exec tsc -p tsconfig.json
 # Not under .tmp (scratch, old checkouts with their own tests) nor any dot folder (.build, .git).
 mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort)
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
-# something still holds open 20 s after its last test, naming what (--test-force-exit would end
+# something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
 # past five minutes (the slowest whole file takes under one).
 # The second reporter names the failed tests again after the summary, where a log's tail shows them.

@@ -40,6 +40,8 @@ async function stallingEngine(): Promise<StallingEngine> {
       reply.pipe(answer);
     });
     upstream.on('error', () => answer.destroy());
+    // A stream the engine keeps open (events, logs) ends with its client, or it holds this process.
+    answer.on('close', () => upstream.destroy());
     incoming.pipe(upstream);
   };
   const server: Server = createServer((incoming, answer) => {
