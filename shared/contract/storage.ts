@@ -41,8 +41,11 @@ export const backup = group('backup', {
   }), BackupRunRecord),
 });
 
+/** Sent in each request's Authorization header: anything else can never sign in, and only broke the request. */
+const AccessKey = () => Type.String({ pattern: '^[\\x21-\\x7E]*$', description: 'letters, digits and signs of plain ASCII, without spaces (it is sent in a request header)' });
+
 const destinationFields = {
-  name: MinStr(), accessKey: Str(), bucket: Str(), region: Str(), endpoint: Str(), secretAccessKey: Str(),
+  name: MinStr(), accessKey: AccessKey(), bucket: Str(), region: Str(), endpoint: Str(), secretAccessKey: Str(),
 };
 const destinationId = Closed({ destinationId: Str() });
 

@@ -92,6 +92,17 @@ describe('destination and backup operations', () => {
       }
     });
 
+    it('refuses an access key no request header can carry (spaces, control characters, non-ASCII), naming accessKey, on create, update and testConnection', async () => {
+      const destinationId = await destination('keys');
+      for (const accessKey of ['AKIA EXAMPLE', 'AKIA\r\nX-Injected: 1', 'AKIA\u0000', 'AKIAÉ']) {
+        const refused = await berth.refused('destination.create', { ...destinationInput('bad key'), accessKey }, 400, 'accessKey');
+        assert.match(refused.message, /accessKey must be letters, digits and signs of plain ASCII/);
+        await berth.refused('destination.update', { ...destinationInput('keys'), destinationId, accessKey }, 400, 'accessKey');
+        await berth.refused('destination.testConnection', { ...destinationInput('probe'), accessKey }, 400, 'accessKey');
+      }
+      assert.equal((await berth.ok('destination.one', { destinationId })).accessKey, 'AKIAEXAMPLE');
+    });
+
     it('testConnection of an endpoint that takes the connection and never answers says so within its bound', async () => {
       const silent = createServer(() => {}).listen(0, '127.0.0.1');
       await once(silent, 'listening');
