@@ -28,7 +28,7 @@ describe('nested validation messages', () => {
       ['healthCheckOrch.Test', 'healthCheckOrch.Test must be a list of strings'],
     ]);
     assert.deepEqual(await issuesOf({ healthCheckOrch: { Test: ['CMD', 'true'], Interval: '5s' } }), [
-      ['healthCheckOrch.Interval', 'healthCheckOrch.Interval must be an integer from 0 to 9007199254740991'],
+      ['healthCheckOrch.Interval', 'healthCheckOrch.Interval must be nanoseconds (1000000, 1 ms, is the least the orchestrator takes): 0 for its default, or an integer from 1000000 to 9007199254740991'],
     ]);
     assert.deepEqual(await issuesOf({ placementOrch: { Constraints: 'node.role==manager' } }), [
       ['placementOrch.Constraints', 'placementOrch.Constraints must be a list of strings'],

@@ -14,6 +14,7 @@ import { resealed } from './secret-update.ts';
 import { createUser, hostPort, moveName, release, stopUsing, withClaim } from './reservations.ts';
 import { letGoOfPortName, movePortName, moveTargetName, targetName } from './port-claims.ts';
 import { retireWithDependents } from './cascade.ts';
+import { mustNotStartFirstOnHostPorts } from '@berth/shared/domain/application/host-port-rollout';
 
 export const APPLICATION_USE = { label: 'Application', field: 'applicationId', users: 'port(s), redirect(s) or user(s)' } as const;
 
@@ -98,6 +99,8 @@ export const port: GroupHandlers<typeof contract.port> = {
     const port = { portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol, applicationId: input.applicationId };
     // A repeat the read models see is refused before anything is claimed, so the refusal appends nothing.
     mustNotRepeatTarget(port, await bindingsOf(input.applicationId, ctx));
+    const application = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
+    mustNotStartFirstOnHostPorts(application, ctx.infra.config.publishMode === 'host', 'publishedPort');
     // The host's ports are one namespace for every service: claimed in the log before the port is written;
     // so is its container port within the application (the engine publishes one binding of each).
     return inApplication(ctx, input.applicationId, portId, () =>

@@ -18,6 +18,7 @@ import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed, sealedEnv } from './secret-update.ts';
+import { mustReserveWithinLimits } from '@berth/shared/domain/resource-bounds';
 import { hasRun, wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
@@ -177,6 +178,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     }
     // The contract's closed schema admits only this engine's fields, with their types.
     const patch = fields as DatabasePatch;
+    mustReserveWithinLimits(current, patch);
     // Every claim is checked before the first is taken, so a refusal appends nothing.
     await mayMoveTo(ctx, current.projectId, patch.projectId, id);
     const renamed = await renaming(ctx, current.appName, patch.appName, id);

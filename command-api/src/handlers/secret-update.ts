@@ -3,6 +3,7 @@
 import { isSealed, type Sealed } from '@berth/shared/crypto/secrets';
 import { badRequest } from '@berth/shared/errors';
 import { carriesCredentials } from '@berth/shared/domain/git-url';
+import { mustBeEnvText } from '@berth/shared/domain/env-text';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { newId } from '@berth/shared/ids';
 import type { Context } from '../context.ts';
@@ -22,11 +23,16 @@ export const sealedOrNull = (ctx: Context, given: string | null | undefined, sto
  * A service's `env` as recorded: its text holds the service's secrets (passwords a template
  * generated, tokens a user set), so it is sealed whole, reusing the stored sealed copy when the text
  * is the same. Left out stays; null and "" are kept as given, since an empty text hides nothing and
- * answers show it as it was sent.
+ * answers show it as it was sent. A changed text must read as the deployer reads it (400 naming
+ * `env` otherwise); the stored text sent back unchanged is not checked, so a record saved before
+ * the check stays editable and deploys, or fails, as it did.
  */
-export const sealedEnv = <T extends string | null | undefined>(ctx: Context, given: T, stored: unknown): Sealed | Exclude<T, string> | '' =>
+export function sealedEnv<T extends string | null | undefined>(ctx: Context, given: T, stored: unknown): Sealed | Exclude<T, string> | '' {
   // Falsy here is undefined, null or "": as given (the cast only says so to the compiler).
-  given ? resealed(ctx, stored, given) : given as Exclude<T, string> | '';
+  if (!given) return given as Exclude<T, string> | '';
+  if (ctx.secrets.reveal(stored) !== given) mustBeEnvText(given);
+  return resealed(ctx, stored, given);
+}
 
 /** A git URL as recorded: sealed when it carries credentials (its userinfo), as given otherwise. */
 export const sealedGitUrl = (ctx: Context, given: string | null | undefined, stored: unknown) =>

@@ -4,6 +4,8 @@ import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { conflict } from '../../errors.ts';
 import { checkProxyConfig } from './proxy-config.ts';
+import { mustCountReplicasOnce } from './replicas.ts';
+import { mustStayDeployable } from './deployable.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from './status.ts';
@@ -117,8 +119,11 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
     switch (command.type) {
       case 'CreateApplication':
         mustNotExist(state, LABEL, 'applicationId');
+        mustCountReplicasOnce(command.data, command.data);
         return [{ type: 'ApplicationCreated', data: command.data }];
-      case 'UpdateApplication': return change('ApplicationUpdated', state, command.data);
+      case 'UpdateApplication':
+        mustCountReplicasOnce({ ...mustExist(state, 'applicationId', LABEL), ...command.data }, command.data);
+        return change('ApplicationUpdated', state, mustStayDeployable(state, command.data));
       case 'SaveEnvironment': return change('ApplicationEnvironmentSaved', state, command.data);
       case 'SaveBuildType': return change('ApplicationBuildTypeSaved', state, command.data);
       case 'SaveForgeProvider': return change('ApplicationForgeProviderSaved', state, { ...command.data, sourceType: 'forge' });
