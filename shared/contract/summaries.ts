@@ -59,9 +59,9 @@ export const SUMMARIES: Readonly<Record<OperationName, string>> = {
     + '`appName` must be the application\'s own; an idle application (stopped or never deployed) is refused with 409.',
   'application.delete': 'Deletes the application with its ports, redirects and basic-auth users, and takes its service off the engine; answers the removed record. '
     + 'Its `appName` is free for another service afterwards.',
-  'application.stop': 'Scales the application\'s service to 0 and answers the record once done (status `idle`). '
+  'application.stop': 'Scales the application\'s service to 0 (a global or job service, which has no scale, is taken off the engine) and answers the record once done (status `idle`). '
     + 'Deployments asked before it are cancelled first, so none brings the service back up.',
-  'application.start': 'Scales the stopped application back to its replicas and answers the record once done (status `done`). '
+  'application.start': 'Scales the stopped application back to its replicas (a global or job service is made again with the image its last deployment ran) and answers the record once done (status `done`). '
     + 'Past `BERTH_ACTION_WAIT_MS` it answers 409 "still in progress" and is done later.',
   'application.redeploy': 'Queues a deployment that rebuilds the source already fetched (an image source pulls the same reference again); answers the queued deployment at once. '
     + 'Follow it with `deployment.logs`.',

@@ -32,6 +32,10 @@ export interface Deployer {
   readonly forgeApps: ForgeSettings[];
   /** The deployments `deploy` ran, as their records say whose they were (the images they tagged are that application's). */
   readonly deployments: Map<string, Pick<Deployment, 'composeId' | 'applicationId'>>;
+  /** The image each application's last successful `deploy` left running, by its id. */
+  readonly lastImages: Map<string, string>;
+  /** The images each application's successful `deploy`s ran, by its id, as its deployment records keep them. */
+  readonly ranImages: Map<string, string[]>;
   readonly run: ReturnType<typeof runDeploymentWith>;
   readonly actions: ReturnType<typeof serviceActionsWith>;
 }
@@ -44,6 +48,8 @@ export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: 
   const certificates: Certificate[] = [];
   const forgeApps: ForgeSettings[] = [];
   const deployments = new Map<string, Pick<Deployment, 'composeId' | 'applicationId'>>();
+  const lastImages = new Map<string, string>();
+  const ranImages = new Map<string, string[]>();
   const dir = mkdtempSync(join(tmpdir(), 'berth-deployer-'));
   const deps: DeployerDeps = {
     engine,
@@ -58,13 +64,15 @@ export function deployer(options: { taskStartTimeoutMs?: number; taskSteadyMs?: 
       certificates: async () => certificates,
       forgeApp: async () => forgeApps[0] ?? null,
       deployment: async (id) => deployments.get(id) ?? null,
+      lastImage: async (applicationId) => lastImages.get(applicationId) ?? null,
+      deploymentImages: async (applicationId) => ranImages.get(applicationId) ?? [],
     },
     settings: {
       publishMode: 'host', taskStartTimeoutMs: options.taskStartTimeoutMs ?? 20_000, taskSteadyMs: options.taskSteadyMs ?? 1000,
       sourcesDir: join(dir, 'sources'), proxyDir: join(dir, 'proxy'), proxyNetwork: options.proxyNetwork ?? DEFAULT_PROXY_NETWORK,
     },
   };
-  return { deps, ports, registries, redirects, securities, certificates, forgeApps, deployments, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
+  return { deps, ports, registries, redirects, securities, certificates, forgeApps, deployments, lastImages, ranImages, run: runDeploymentWith(deps), actions: serviceActionsWith(deps) };
 }
 
 export function testApplication(fields: Partial<Application> = {}): Application {
@@ -97,6 +105,8 @@ export async function deploy(d: Deployer, application: Application, kind: Deploy
   d.deployments.set(deploymentId, { applicationId: application.applicationId, composeId: null });
   try {
     const result = await d.run({ deploymentId, kind, application, image, log: (line) => log.push(line), signal });
+    d.lastImages.set(application.applicationId, result.image);
+    d.ranImages.set(application.applicationId, [...(d.ranImages.get(application.applicationId) ?? []), result.image]);
     return { result, error: null, log };
   } catch (error) {
     return { result: null, error: error as Error, log };

@@ -16,9 +16,9 @@ export interface TestRegistry {
   stop(): Promise<void>;
 }
 
-export async function startRegistry(username = 'pusher', password = 'registry-secret-pw'): Promise<TestRegistry> {
+export async function startRegistry(username = 'pusher', password = 'registry-secret-pw', port?: number): Promise<TestRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'berth-registry-'));
-  const port = await freePort();
+  port ??= await freePort();
   writeFileSync(join(dir, 'htpasswd'), `${htpasswdEntry(username, password)}\n`);
   writeFileSync(join(dir, 'config.yml'), [
     'version: 0.1', 'log: { level: error }', `storage: { filesystem: { rootdirectory: ${join(dir, 'data')} } }`,

@@ -1,7 +1,7 @@
 import type { contract } from '@berth/shared/contract/index';
 import { accountAggregate } from '@berth/shared/domain/account/account';
 import { registryAggregate, type RegistryType } from '@berth/shared/domain/registry/registry';
-import { DEFAULT_REGISTRY, mustBeRegistryUrl, registryHostOf } from '@berth/shared/domain/registry/registry-url';
+import { DEFAULT_REGISTRY, mustFormImageNames, registryHostOf } from '@berth/shared/domain/registry/registry-url';
 import { badRequest, unauthorized } from '@berth/shared/errors';
 import { EngineError } from '@berth/shared/ports/container-engine';
 import { all, change, one, removal, type GroupHandlers, type Handler } from './kit.ts';
@@ -34,8 +34,8 @@ async function registryUse(ctx: Context, registryId: string): Promise<UsageWords
 }
 
 /** Logs in to the registry through the engine: BAD_REQUEST with the registry's reason when it refuses. */
-const testRegistry: Handler<{ registryUrl: string; username: string; password: string }> = async (input, ctx) => {
-  mustBeRegistryUrl(input.registryUrl);
+const testRegistry: Handler<{ registryUrl: string; username: string; password: string; imagePrefix?: string | null }> = async (input, ctx) => {
+  mustFormImageNames(input.registryUrl, input.imagePrefix);
   try {
     await ctx.infra.engine.checkAuth({
       username: input.username, password: input.password, serveraddress: registryHostOf(input.registryUrl) || DEFAULT_REGISTRY,
@@ -77,7 +77,11 @@ export const registry: GroupHandlers<typeof contract.registry> = {
   update: async (input, ctx) => {
     const current = await ctx.mustLoad(registryAggregate, input.registryId, 'registryId');
     // Refused before the registry Berth runs is touched.
-    if (input.adminId !== undefined) await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
+    if (input.adminId !== undefined) {
+      const account = await ctx.mustLoad(accountAggregate, input.adminId, 'adminId');
+      // A registry's admin is an admin: the spec's field name says so, and a user may not hold an admin's login.
+      if (account.rol !== 'admin') throw badRequest('adminId', 'must name an admin account');
+    }
     mustKeepCreatedAt(input.createdAt, current.createdAt);
     const record = () => updateRecord(input, ctx);
     return await servesRegistry(ctx, current) ? updateSelfHostedRegistry(ctx, current, input, record) : record();

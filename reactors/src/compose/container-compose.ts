@@ -9,6 +9,7 @@ import { composeToolPrefix, DEFAULT_UP } from '@berth/shared/domain/compose/comm
 import { envMap, words } from '@berth/shared/domain/compose/values';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
+import { engineEnv } from '../deployer/engine-host.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import { besideTheFile, type FetchedCompose } from './source.ts';
@@ -34,7 +35,7 @@ async function compose(deps: ComposeDeps, record: Compose, file: string, args: s
   // Images in the registries Berth knows are pulled with their logins.
   const logins = await registryLogins(deps);
   // The service's env is what the file's ${VARIABLES} are interpolated from, as a shell's would be.
-  const env = { ...envMap(record.env), DOCKER_HOST: deps.dockerHost, ...(logins && { DOCKER_CONFIG: logins.dir }) };
+  const env = { ...envMap(record.env), ...engineEnv(deps.dockerHost), ...(logins && { DOCKER_CONFIG: logins.dir }) };
   try {
     // The name as the tool would normalise it: what its labels say, and what stop and delete look for.
     return await runTool(command!, [...prefix, '-p', composeProjectName(record.appName), '-f', file, ...args], {

@@ -8,6 +8,7 @@ import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { SERVICE_LABEL, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { until } from '../deployer/actions.ts';
+import { stopService } from '../deployer/stop-service.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
@@ -81,13 +82,12 @@ async function removeGone(deps: ComposeDeps, work: ComposeWork, wanted: Readonly
   return removed;
 }
 
-/** Replicated services scaled to 0 (a global one has no scale: it is removed; a deploy brings it back). */
+/** Replicated services scaled to 0 (a global or job one has no scale: it is removed; a deploy brings it back). */
 export async function stopStack(deps: ComposeDeps, compose: Compose): Promise<void> {
   const names = (await stackServices(deps, compose)).own;
   for (const name of names) {
     const info = await deps.engine.inspectService(name);
-    if (info && (info.spec.Mode as { Global?: object } | undefined)?.Global) await deps.engine.removeService(name);
-    else if (info) await deps.engine.updateService(name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: 0 } } }));
+    if (info) await stopService(deps, info);
   }
   await until(deps, `the tasks of ${compose.appName} to stop`, async () => {
     for (const name of names) if ((await deps.engine.listTasks(name)).some((task) => task.state === 'running')) return false;

@@ -2,11 +2,14 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Application } from '@berth/shared/domain/application/record';
-import { EngineError, type ServiceSpec } from '@berth/shared/ports/container-engine';
+import { EngineError, type ServiceInfo } from '@berth/shared/ports/container-engine';
 import { removeProxyFile } from '@berth/shared/adapters/proxy-file';
 import { ownedServices } from '@berth/shared/runtime/owned-services';
-import type { DeployerDeps, DeployerSettings } from './deps.ts';
-import { appMark, mustRunTasks } from './service-spec.ts';
+import type { DeployerDeps } from './deps.ts';
+import { appMark, isScalable, mustRunTasks, replicasOf } from './service-spec.ts';
+import { appSpecOf, authOf } from './app-spec.ts';
+import { stopService } from './stop-service.ts';
+import { until, untilGone, type EngineWait } from './until.ts';
 import { imagesOfApp } from './app-images.ts';
 import { waitForService } from './rollout.ts';
 import type { ServiceActions } from './work.ts';
@@ -14,44 +17,51 @@ import type { ServiceActions } from './work.ts';
 const NO_SIGNAL = new AbortController().signal;
 const quiet = () => {};
 
-const withReplicas = (spec: ServiceSpec, replicas: number): ServiceSpec => ({ ...spec, Mode: { Replicated: { Replicas: replicas } } });
-
 /** The engine's "service not found", said as a database's actions say it: the user never deployed it (or removed it). */
 const deployedOnly = (app: Application) => (error: unknown): never => {
   if (error instanceof EngineError && error.status === 404) throw new Error(`${app.appName} is not deployed`);
   throw error;
 };
 
-async function scale(deps: DeployerDeps, app: Application, replicas: number): Promise<void> {
-  const info = await deps.engine.updateService(app.appName, (spec) => withReplicas(spec, replicas)).catch(deployedOnly(app));
-  if (replicas > 0) return waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
-  await untilStopped(deps, app.appName);
+async function stop(deps: DeployerDeps, app: Application): Promise<void> {
+  const info = await deps.engine.inspectService(app.appName);
+  if (!info) throw new Error(`${app.appName} is not deployed`);
+  await stopService(deps, info);
+  await untilGone(deps, app.appName);
 }
 
-/** What a wait on the engine needs: the engine and the bound on it (databases' stop waits too). */
-type EngineWait = Pick<DeployerDeps, 'engine'> & { readonly settings: Pick<DeployerSettings, 'taskStartTimeoutMs'> };
+/**
+ * A replicated service back to the count its record asks for (as a deploy reads it); a service its
+ * stop removed (global, job) made again from the record and the image its last deployment ran.
+ */
+async function start(deps: DeployerDeps, app: Application): Promise<void> {
+  const current = await deps.engine.inspectService(app.appName);
+  const info = current && isScalable(current.spec)
+    ? await deps.engine.updateService(app.appName, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: replicasOf(app) } } }))
+    : current ?? await recreated(deps, app);
+  await waitForService(deps, info, { signal: NO_SIGNAL, log: quiet });
+}
+
+async function recreated(deps: DeployerDeps, app: Application): Promise<ServiceInfo> {
+  const image = await deps.records.lastImage(app.applicationId);
+  if (!image) throw new Error(`${app.appName} is not deployed`);
+  const { spec } = await appSpecOf(deps, app, image);
+  return deps.engine.upsertService(spec, await authOf(deps, app));
+}
+
+export { until, type EngineWait } from './until.ts';
 
 /** Resolves once no task of the service runs (scaled to 0, its containers stopped), within the bound. */
 export const untilStopped = (deps: EngineWait, name: string): Promise<void> =>
   until(deps, `the tasks of ${name} to stop`, async () => !(await deps.engine.listTasks(name)).some((task) => task.state === 'running'));
-
-/** Polls `done` until it holds, within the deployer's bound on engine waits. */
-export async function until(deps: EngineWait, what: string, done: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + deps.settings.taskStartTimeoutMs;
-  while (Date.now() < deadline) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out after ${deps.settings.taskStartTimeoutMs} ms waiting for ${what}`);
-}
 
 /** The deps as one application acts through them: a service of its name it did not make is not its. */
 const forApp = (deps: DeployerDeps, app: Application): DeployerDeps => ({ ...deps, engine: ownedServices(deps.engine, appMark(app)) });
 
 export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
   return {
-    start: (app) => scale(forApp(shared, app), app, app.replicas),
-    stop: (app) => scale(forApp(shared, app), app, 0),
+    start: (app) => start(forApp(shared, app), app),
+    stop: (app) => stop(forApp(shared, app), app),
     isOnEngine: async (app) => (await forApp(shared, app).engine.inspectService(app.appName)) !== null,
     async reload(app) {
       const deps = forApp(shared, app);
@@ -67,9 +77,15 @@ export function serviceActionsWith(shared: DeployerDeps): ServiceActions {
       await deps.engine.removeService(app.appName);
       // Its containers go away shortly after it; only then are its images free to remove. Its own,
       // by its mark: a service of the same name it did not make stays, and so do its containers.
+      // A job's exited containers the engine keeps: removed here, once none of them runs.
       const { label, value } = appMark(app);
-      await until(deps, `the containers of ${app.appName} to go`, async () =>
-        (await deps.engine.listContainers({ label: `${label}=${value}` })).length === 0);
+      const containers = () => deps.engine.listContainers({ label: `${label}=${value}` });
+      await until(deps, `the containers of ${app.appName} to go`, async () => {
+        const left = await containers();
+        if (left.some((container) => container.state === 'running')) return false;
+        for (const container of left) await deps.engine.removeContainer(container.containerId);
+        return (await containers()).length === 0;
+      });
       // Under its names of now and of before (a registry it left, an appName it had).
       for (const tag of await imagesOfApp(shared, app)) await shared.engine.removeImage(tag);
       await removeProxyFile(deps.settings.proxyDir, app.appName);

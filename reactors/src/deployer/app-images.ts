@@ -4,11 +4,12 @@
 import type { Application } from '@berth/shared/domain/application/record';
 import type { DeployerDeps } from './deps.ts';
 import { appMark } from './service-spec.ts';
-import { deploymentOfTag, localRepository, registryRepository } from './images.ts';
+import { deploymentOfTag, localRepository, registryRepository, repositoryOf } from './images.ts';
 
 /**
- * Every tag Berth put on the engine for `app`: found in its repositories as they are now (a pulled
- * image re-tagged there carries no mark) and on the images carrying its mark, wherever they are.
+ * Every tag Berth put on the engine for `app`: found in its repositories as they are now and as its
+ * recorded deployments named them (a pulled image re-tagged there, or a pack build, carries no mark),
+ * and on the images carrying its mark, wherever they are.
  * A tag is its own when it names one of its deployments (Berth tags only `:deploy-<id>`), or when it
  * is in its repositories on an image carrying its mark. Any other tag stays: an operator's tag in
  * its repositories, another service's deployment tag on the same image (a service deploying this
@@ -17,7 +18,9 @@ import { deploymentOfTag, localRepository, registryRepository } from './images.t
 export async function imagesOfApp(deps: Pick<DeployerDeps, 'engine' | 'records'>, app: Application): Promise<string[]> {
   const { label, value } = appMark(app);
   const registry = app.registryId ? await deps.records.registry(app.registryId) : null;
-  const repositories = [localRepository(app), ...(registry ? [registryRepository(app, registry)] : [])];
+  // Those its deployments were pushed to too: its registry's URL or prefix, its registryId or its appName may have changed since.
+  const recorded = (await deps.records.deploymentImages(app.applicationId)).map(repositoryOf);
+  const repositories = [...new Set([localRepository(app), ...(registry ? [registryRepository(app, registry)] : []), ...recorded])];
   const inRepositories = new Set((await Promise.all(repositories.map((name) => deps.engine.imageTags(name)))).flat());
   const marked = new Set(await deps.engine.labelledImageTags(`${label}=${value}`));
   const isApps = async (tag: string): Promise<boolean> => {

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Application, BuildType } from '@berth/shared/domain/application/record';
-import type { ContainerEngine } from '@berth/shared/ports/container-engine';
+import type { DeployerDeps } from './deps.ts';
+import { engineEnv } from './engine-host.ts';
 import { DeploymentFailure } from './env.ts';
 import { isInstalled, runTool } from './process.ts';
 import { foundInRepository, insideRepository } from './repository-path.ts';
@@ -24,14 +25,23 @@ export interface BuildJob {
   readonly log: (line: string) => void;
 }
 
+/**
+ * pack fetches the builder, run and buildpack images (a repository's project.toml may name some) from
+ * their registries, never the engine's copy, which may be one another application pulled with its login.
+ */
+const PULL_ALWAYS = ['--pull-policy', 'always'];
+
 /** The CLI each pack build type runs, and its arguments. */
 const PACKS: Record<Exclude<BuildType, 'containerfile'>, { tool: string; args: (job: BuildJob, dir: string) => string[] }> = {
-  alpha_buildpacks: { tool: 'pack', args: (job, dir) => ['build', job.tag, '--path', dir, '--builder', 'heroku/builder:24'] },
-  beta_buildpacks: { tool: 'pack', args: (job, dir) => ['build', job.tag, '--path', dir, '--builder', 'paketobuildpacks/builder-jammy-full'] },
+  alpha_buildpacks: { tool: 'pack', args: (job, dir) => ['build', job.tag, '--path', dir, '--builder', 'heroku/builder:24', ...PULL_ALWAYS] },
+  beta_buildpacks: { tool: 'pack', args: (job, dir) => ['build', job.tag, '--path', dir, '--builder', 'paketobuildpacks/builder-jammy-full', ...PULL_ALWAYS] },
   gamma_packs: { tool: 'nixpacks', args: (job, dir) => ['build', dir, '--name', job.tag] },
 };
 
-async function buildContainerfile(engine: ContainerEngine, app: Application, job: BuildJob, dir: string): Promise<void> {
+type BuildDeps = Pick<DeployerDeps, 'engine' | 'secrets' | 'records' | 'settings'>;
+
+async function buildContainerfile(deps: BuildDeps, app: Application, job: BuildJob, dir: string): Promise<void> {
+  const { engine } = deps;
   let containerfile: string;
   if (app.containerfile) {
     // The field's text wins over any file of the repository.
@@ -46,7 +56,7 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
   }
   // Read where the builder reads it, the links of the repository resolved: one leading out is refused, not read.
   const text = app.containerfile || await readFile(foundInRepository(dir, containerfile, 'containerfile') ?? join(dir, containerfile), 'utf8');
-  await mustBuildOnImagesItMayRun(engine, app, text);
+  await mustBuildOnImagesItMayRun(deps, app, text, job);
   job.log(`Building ${job.tag} from ${containerfile}`);
   // Marked as the application's: its removal takes only images that carry the mark.
   const steps: string[] = [];
@@ -60,13 +70,13 @@ async function buildContainerfile(engine: ContainerEngine, app: Application, job
   }
 }
 
-export async function buildImage(engine: ContainerEngine, app: Application, job: BuildJob): Promise<void> {
+export async function buildImage(deps: BuildDeps, app: Application, job: BuildJob): Promise<void> {
   const dir = await insideRepository(job.sourceDir, job.buildPath ?? '.', 'build path');
-  if (app.buildType === 'containerfile') return buildContainerfile(engine, app, job, dir);
+  if (app.buildType === 'containerfile') return buildContainerfile(deps, app, job, dir);
   const pack = PACKS[app.buildType];
   if (!(await isInstalled(pack.tool))) {
     throw new DeploymentFailure(`the build type ${app.buildType} needs the "${pack.tool}" CLI, which is not installed on this host`);
   }
   job.log(`Building ${job.tag} with ${pack.tool}`);
-  await runTool(pack.tool, pack.args(job, dir), { signal: job.signal, log: job.log });
+  await runTool(pack.tool, pack.args(job, dir), { env: engineEnv(deps.settings.dockerHost), signal: job.signal, log: job.log });
 }

@@ -17,6 +17,8 @@ import type { EventStore } from '@berth/shared/ports/event-store';
 import { deploymentAggregate } from '@berth/shared/domain/deployment/deployment';
 import { streamName } from '@berth/shared/events/event';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
+import { engineAddress } from '@berth/shared/adapters/docker/address';
+import { dockerHostOf } from './engine-host.ts';
 
 export interface DeployerSettings {
   readonly publishMode: 'host' | 'ingress';
@@ -30,6 +32,8 @@ export interface DeployerSettings {
   readonly proxyDir: string;
   /** The network every application joins for the proxy to reach it (BERTH_PROXY_NETWORK). */
   readonly proxyNetwork: string;
+  /** The engine's address as the pack CLIs take it (DOCKER_HOST); absent, they use their default. */
+  readonly dockerHost?: string;
 }
 
 /** The records read beside an application; each list oldest first. */
@@ -48,6 +52,10 @@ export interface DeployerRecords {
    * deployment's record is gone, and the images and stacks it wrote may still be there.
    */
   deployment(deploymentId: string): Promise<Pick<Deployment, 'composeId' | 'applicationId'> | null>;
+  /** The images the application's recorded deployments left, named as they were then (an earlier registry, prefix or appName). */
+  deploymentImages(applicationId: string): Promise<string[]>;
+  /** The image the application's last successful deployment left running; null before one. */
+  lastImage(applicationId: string): Promise<string | null>;
 }
 
 export interface DeployerDeps {
@@ -77,6 +85,13 @@ export function recordsOf(readStore: ReadStore, eventStore: EventStore): Deploye
       const queued = events.find((event) => event.type === 'DeploymentQueued')?.data as Pick<Deployment, 'composeId' | 'applicationId'> | undefined;
       return queued ? { applicationId: queued.applicationId, composeId: queued.composeId } : null;
     },
+    deploymentImages: async (applicationId) => (await readStore.find('deployment', 'applicationId', applicationId) as unknown as Deployment[])
+      .flatMap((deployment) => (deployment.image ? [deployment.image] : [])),
+    lastImage: async (applicationId) => {
+      const done = (await readStore.find('deployment', 'applicationId', applicationId) as unknown as Deployment[])
+        .filter((deployment) => deployment.status === 'done' && deployment.image);
+      return done.sort((a, b) => (a.finishedAt ?? a.createdAt).localeCompare(b.finishedAt ?? b.createdAt)).at(-1)?.image ?? null;
+    },
   };
 }
 
@@ -94,6 +109,7 @@ export function deployerDepsOf(infra: Infrastructure): DeployerDeps {
       sourcesDir: sourcesDirOf(infra.config.dataDir),
       proxyDir: infra.config.proxyDir,
       proxyNetwork: infra.config.proxyNetwork,
+      dockerHost: dockerHostOf(engineAddress(infra.config.engineSocket)),
     },
   };
 }

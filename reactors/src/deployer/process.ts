@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { plainly } from '@berth/shared/runtime/task-watch';
 import { DeploymentFailure } from './env.ts';
+import { stopGroupOnAbort } from './process-group.ts';
 
 export interface Run {
   readonly cwd?: string;
@@ -57,10 +58,11 @@ export async function runTool(command: string, args: readonly string[], run: Run
   // setpriv would only say it could not execute it.
   if (diesWithBerth && !(await isInstalled(command, env.PATH))) throw notInstalled(command);
   const [program, programArgs] = diesWithBerth ? ['setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+  run.signal.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const child = spawn(program, programArgs, {
-      cwd: run.cwd, env, signal: run.signal, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // In a group of its own: a cancellation (or Berth's stop) ends what the tool started too, not the tool alone.
+    const child = spawn(program, programArgs, { cwd: run.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = stopGroupOnAbort(child, run.signal);
     let output = '';
     let last = '';
     const why: string[] = [];
@@ -79,10 +81,16 @@ export async function runTool(command: string, args: readonly string[], run: Run
       if (!run.quiet) logLines(chunk);
     });
     child.stderr.on('data', logLines);
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? notInstalled(command) : error));
-    child.on('close', (code) => code === 0
-      ? resolve(output)
-      : reject(new DeploymentFailure(`${run.what ?? `${command} ${args[0] ?? ''}`.trim()} failed (exit ${code}): ${plainly(why.length > 0 ? why.join(' | ') : last)}`)));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      stop.end();
+      reject(error.code === 'ENOENT' ? notInstalled(command) : error);
+    });
+    child.on('close', (code) => {
+      stop.end();
+      if (run.signal.aborted) reject(run.signal.reason);
+      else if (code === 0) resolve(output);
+      else reject(new DeploymentFailure(`${run.what ?? `${command} ${args[0] ?? ''}`.trim()} failed (exit ${code}): ${plainly(why.length > 0 ? why.join(' | ') : last)}`));
+    });
   });
 }
 

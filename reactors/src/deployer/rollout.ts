@@ -3,14 +3,24 @@
 // carries the deployment's id, so that after a crash the restart finds what the interrupted
 // deployment left on the engine and puts it back the same way. When the engine cannot be reached
 // to put the service back, the work throws RestorePending: the deployer puts it back once it answers.
+// A spec of another mode kind replaces the service (the engine changes no mode in place); a failed
+// one brings the old service back the same way. A job is never run again to undo a deployment: a
+// failed deployment of a service that was a job leaves what it wrote as it ended.
 import { EngineError, type RegistryAuth, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
 import { RestorePending } from './restore-pending.ts';
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks, isJob } from './service-spec.ts';
-import { waitForRollout } from '@berth/shared/runtime/task-watch';
+import { recreateService, updatesInPlace } from './recreate.ts';
+import type { EngineWait } from './until.ts';
+import { waitForRollout, type RestartPolicy } from '@berth/shared/runtime/task-watch';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
 
+
+/** The engine, and the bound on its waits when the caller has the deployer's settings. */
+type RestoreDeps = Pick<DeployerDeps, 'engine'> & { readonly settings?: EngineWait['settings'] };
+/** BERTH_TASK_START_TIMEOUT_MS's default. */
+const DEFAULT_WAIT_MS = 60_000;
 
 export interface WatchJob {
   readonly signal: AbortSignal;
@@ -30,6 +40,7 @@ export async function waitForService(deps: DeployerDeps, info: ServiceInfo, job:
       forceUpdate: info.spec.TaskTemplate.ForceUpdate ?? 0,
       replicas: expectedTasks(info.spec),
       job: isJob(info.spec),
+      restart: info.spec.TaskTemplate.RestartPolicy as RestartPolicy | undefined,
       steadyMs: deps.settings.taskSteadyMs,
       timeoutMs: deps.settings.taskStartTimeoutMs,
       signal: job.signal,
@@ -64,24 +75,51 @@ async function hostPortHint(deps: Pick<DeployerDeps, 'engine'>, spec: ServiceSpe
     + 'lower replicas or publish in ingress mode';
 }
 
-/** The service back to the spec it had before a deployment, or away if the deployment created it. */
-export async function restore(deps: Pick<DeployerDeps, 'engine'>, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
+/**
+ * The service back to the spec it had before a deployment, or away if the deployment created it; a
+ * job's spec is not put back (it would run the previous job again): a failed job stays as it ended.
+ */
+export async function restore(deps: RestoreDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
   if (!before) {
     await deps.engine.removeService(name);
     log(`Removed the service ${name} this deployment created`);
     return;
   }
-  await deps.engine.updateService(name, (current) => ({
-    ...before.spec, TaskTemplate: { ...before.spec.TaskTemplate, ForceUpdate: (current.TaskTemplate.ForceUpdate ?? 0) + 1 },
+  const current = await deps.engine.inspectService(name);
+  if (isJob(before.spec)) {
+    // A failed job ends of itself; a failed service of another mode would restart for ever.
+    if (current && !isJob(current.spec)) {
+      await deps.engine.removeService(name);
+      log(`Removed the service ${name}: it was a job before, and the previous job is not run again`);
+    } else log(`Left the service ${name} as this deployment's tasks ended: it was a job, and the previous job is not run again`);
+    return;
+  }
+  if (current && !updatesInPlace(current, before.spec)) {
+    // A restore after a crash may come without the deployer's settings: the bound's default then.
+    await recreateService({ engine: deps.engine, settings: deps.settings ?? { taskStartTimeoutMs: DEFAULT_WAIT_MS } }, before.spec);
+    log(`Recreated the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image}) in its own mode`);
+    return;
+  }
+  await deps.engine.updateService(name, (spec) => ({
+    ...before.spec, TaskTemplate: { ...before.spec.TaskTemplate, ForceUpdate: (spec.TaskTemplate.ForceUpdate ?? 0) + 1 },
   }));
   log(`Restored the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image})`);
+}
+
+/** Writes the spec: over the service, or in place of it when its mode kind changes. */
+async function write(deps: DeployerDeps, before: ServiceInfo | null, spec: ServiceSpec, auth: RegistryAuth | undefined, job: RolloutJob): Promise<ServiceInfo> {
+  if (updatesInPlace(before, spec)) {
+    job.log(`${before ? 'Updating' : 'Creating'} the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}`);
+    return deps.engine.upsertService(spec, auth);
+  }
+  job.log(`Recreating the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}: its mode changes, which the engine does not do in place`);
+  return recreateService(deps, spec, auth);
 }
 
 export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: RegistryAuth | undefined, job: RolloutJob): Promise<void> {
   const before = await deps.engine.inspectService(spec.Name);
   job.signal.throwIfAborted();
-  job.log(`${before ? 'Updating' : 'Creating'} the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}`);
-  const info = await deps.engine.upsertService({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth)
+  const info = await write(deps, before, { ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth, job)
     .catch((error: unknown) => {
       // The engine may have taken the spec and its answer been lost: whether it did, it tells once it answers.
       throw isUnavailable(error) ? new RestorePending(error, error) : error;
@@ -107,7 +145,7 @@ export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: Regis
  * engine could not be reached for one, after trying the others: the caller tries again, and what
  * was put back meanwhile is skipped by its label then.
  */
-export async function restoreInterrupted(deps: Pick<DeployerDeps, 'engine'>, deploymentId: string, names: readonly string[], log: (line: string) => void): Promise<void> {
+export async function restoreInterrupted(deps: RestoreDeps, deploymentId: string, names: readonly string[], log: (line: string) => void): Promise<void> {
   let unreachable: unknown = null;
   for (const name of names) {
     try {

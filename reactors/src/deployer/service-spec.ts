@@ -31,11 +31,12 @@ function resources(memory: number | null, cpu: number | null): Resources | undef
   };
 }
 
+/** How many tasks a replicated application runs: its mode's count when it gives one, else `replicas` (deploy and start alike). */
+export const replicasOf = (app: Pick<Application, 'modeOrch' | 'replicas'>): number => app.modeOrch?.Replicated?.Replicas ?? app.replicas;
+
 function mode(app: Application): object {
   const given = app.modeOrch;
-  if (!given || (!given.Global && !given.ReplicatedJob && !given.GlobalJob)) {
-    return { Replicated: { Replicas: given?.Replicated?.Replicas ?? app.replicas } };
-  }
+  if (!given || (!given.Global && !given.ReplicatedJob && !given.GlobalJob)) return { Replicated: { Replicas: replicasOf(app) } };
   return given;
 }
 
@@ -93,12 +94,20 @@ export function serviceSpecOf(app: Application, inputs: SpecInputs): ServiceSpec
   });
 }
 
-/** How many tasks of a deploy must run before it counts as done (a global service: at least one). */
+type Modes = { Replicated?: { Replicas?: number }; Global?: object; ReplicatedJob?: { MaxConcurrent?: number; TotalCompletions?: number }; GlobalJob?: object };
+const modesOf = (spec: ServiceSpec): Modes => (spec.Mode ?? {}) as Modes;
+
+/** The kind of the service's mode; the engine cannot change it in place (a service of another kind is recreated). */
+export const modeKind = (spec: ServiceSpec): keyof Modes => (Object.keys(modesOf(spec))[0] as keyof Modes | undefined) ?? 'Replicated';
+
 /** Whether the service runs its tasks to completion (a job) rather than keeps them running. */
 export const isJob = (spec: ServiceSpec): boolean => {
-  const mode = spec.Mode as { ReplicatedJob?: unknown; GlobalJob?: unknown } | undefined;
-  return Boolean(mode?.ReplicatedJob ?? mode?.GlobalJob);
+  const mode = modesOf(spec);
+  return Boolean(mode.ReplicatedJob ?? mode.GlobalJob);
 };
+
+/** Whether the service has a scale: the others (global, jobs) have none to set to 0, so a stop removes them. */
+export const isScalable = (spec: ServiceSpec): boolean => modeKind(spec) === 'Replicated';
 
 /**
  * A reload of a service scaled to 0 (stopped, whatever its record says: a status set by hand) has
@@ -108,7 +117,14 @@ export function mustRunTasks(spec: ServiceSpec): void {
   if (expectedTasks(spec) === 0) throw new Error(`${spec.Name} is stopped: it has no running tasks to reload; start it`);
 }
 
+/**
+ * How many tasks of a deploy must run (a job's: complete) before it counts as done. A global
+ * service or job: at least one (the watch waits for every task the engine made, one per node).
+ */
 export function expectedTasks(spec: ServiceSpec): number {
-  const replicated = (spec.Mode as { Replicated?: { Replicas?: number } } | undefined)?.Replicated;
-  return replicated ? replicated.Replicas ?? 1 : 1;
+  const mode = modesOf(spec);
+  if (mode.Replicated) return mode.Replicated.Replicas ?? 1;
+  // The engine's default for TotalCompletions is MaxConcurrent, whose own is 1.
+  if (mode.ReplicatedJob) return mode.ReplicatedJob.TotalCompletions ?? mode.ReplicatedJob.MaxConcurrent ?? 1;
+  return 1;
 }

@@ -12,6 +12,53 @@ export function mustBeRegistryUrl(url: string): void {
   if (reason) throw badRequest('registryUrl', reason);
 }
 
+/** One path component of an image name, as the engine's reference grammar has it. */
+const COMPONENT = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
+/** The engine's bound on an image name (host and path, without the tag). */
+const NAME_MAX = 255;
+/** What Berth appends to the registry's path and prefix: `/<appName>`, an appName being a service name (at most 63). */
+const APP_PART_MAX = 1 + 63;
+
+const pathOfUrl = (url: string) => registryPathOf(url).replace(/^[^/]*\/?/, '');
+const trimmedPrefix = (prefix: string | null | undefined) => (prefix ?? '').replace(/^\/+|\/+$/g, '');
+
+/** Why `path` (components separated by `/`) cannot be part of an image name; null when it can. */
+function pathProblem(path: string): string | null {
+  const bad = path.split('/').find((component) => !COMPONENT.test(component));
+  if (bad === undefined) return null;
+  return `holds "${bad}", which cannot be part of an image name: each part between slashes is lowercase letters and digits, joined by ".", "_", "__" or "-"`;
+}
+
+export interface ImageNameProblem {
+  readonly field: 'registryUrl' | 'imagePrefix';
+  readonly reason: string;
+}
+
+/**
+ * Why a registry's URL path and image prefix cannot start the image names Berth pushes
+ * (`<host>[/<path>][/<prefix>]/<appName>`); null when they can. Assumes the host was checked (mustBeRegistryUrl).
+ */
+export function imageNameProblem(registryUrl: string, imagePrefix: string | null | undefined): ImageNameProblem | null {
+  const path = pathOfUrl(registryUrl);
+  const prefix = trimmedPrefix(imagePrefix);
+  const inPath = path === '' ? null : pathProblem(path);
+  if (inPath) return { field: 'registryUrl', reason: `has a path that ${inPath}` };
+  const inPrefix = prefix === '' ? null : pathProblem(prefix);
+  if (inPrefix) return { field: 'imagePrefix', reason: inPrefix };
+  const start = [registryPathOf(registryUrl), prefix].filter(Boolean).join('/');
+  if (start.length + APP_PART_MAX > NAME_MAX) {
+    return { field: prefix === '' ? 'registryUrl' : 'imagePrefix', reason: `makes image names start with ${start.length} characters: with "/<appName>" they must fit in ${NAME_MAX}, so at most ${NAME_MAX - APP_PART_MAX}` };
+  }
+  return null;
+}
+
+/** Throws BAD_REQUEST naming the field unless the URL and the prefix can start an image name (imageNameProblem). */
+export function mustFormImageNames(registryUrl: string, imagePrefix: string | null | undefined): void {
+  mustBeRegistryUrl(registryUrl);
+  const problem = imageNameProblem(registryUrl, imagePrefix);
+  if (problem) throw badRequest(problem.field, problem.reason);
+}
+
 function problemOf(url: string): string | null {
   if (/\s/.test(url)) return 'must not contain spaces';
   const hasScheme = SCHEME.test(url);

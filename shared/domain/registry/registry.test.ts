@@ -22,6 +22,15 @@ describe('registry decider', () => {
       spec.given([]).when({ type: 'CreateRegistry', data: { ...created, registryUrl } }).thenFails('BAD_REQUEST', 'registryUrl');
     }
   });
+  it('refuses a registryUrl path or an imagePrefix that cannot start an image name, naming the field, on create and update', () => {
+    spec.given([]).when({ type: 'CreateRegistry', data: { ...created, registryUrl: 'registry.example.com/../x' } }).thenFails('BAD_REQUEST', 'registryUrl');
+    spec.given([]).when({ type: 'CreateRegistry', data: { ...created, imagePrefix: 'Team Space' } }).thenFails('BAD_REQUEST', 'imagePrefix');
+    spec.given([{ type: 'RegistryCreated', data: created }])
+      .when({ type: 'UpdateRegistry', data: { registryId: 'r1', imagePrefix: 'x'.repeat(200) } }).thenFails('BAD_REQUEST', 'imagePrefix');
+    spec.given([{ type: 'RegistryCreated', data: created }])
+      .when({ type: 'UpdateRegistry', data: { registryId: 'r1', imagePrefix: 'team/apps' } })
+      .then([{ type: 'RegistryUpdated', data: { registryId: 'r1', imagePrefix: 'team/apps' } }]);
+  });
   it('refuses to create a registry twice', () => {
     spec.given([{ type: 'RegistryCreated', data: created }]).when({ type: 'CreateRegistry', data: created })
       .thenFails('CONFLICT', 'registryId');

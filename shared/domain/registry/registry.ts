@@ -2,7 +2,7 @@ import type { Aggregate } from '../aggregate.ts';
 import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import type { Sealed } from '../../crypto/secrets.ts';
-import { mustBeRegistryUrl } from './registry-url.ts';
+import { mustFormImageNames } from './registry-url.ts';
 
 export type RegistryType = 'selfHosted' | 'cloud';
 
@@ -48,11 +48,15 @@ export const registryAggregate: Aggregate<Registry, RegistryCommand, RegistryEve
     switch (command.type) {
       case 'CreateRegistry':
         mustNotExist(state, LABEL, 'registryId');
-        mustBeRegistryUrl(command.data.registryUrl);
+        mustFormImageNames(command.data.registryUrl, command.data.imagePrefix);
         return [{ type: 'RegistryCreated', data: command.data }];
       case 'UpdateRegistry': {
         const registry = mustExist(state, 'registryId', LABEL);
-        if (command.data.registryUrl !== undefined) mustBeRegistryUrl(command.data.registryUrl);
+        const { registryUrl, imagePrefix } = command.data;
+        // Checked together: the two start every image name, and its length bound is theirs jointly.
+        if (registryUrl !== undefined || imagePrefix !== undefined) {
+          mustFormImageNames(registryUrl ?? registry.registryUrl, imagePrefix === undefined ? registry.imagePrefix : imagePrefix);
+        }
         return updated('RegistryUpdated', 'registryId', registry.registryId, registry, command.data);
       }
       case 'RemoveRegistry':

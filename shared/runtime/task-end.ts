@@ -1,0 +1,41 @@
+// What a task's container says of its end that the task does not: the engine reports a container
+// its health check found unhealthy as a plain end (it stops it, and the command exits), and an
+// out-of-memory kill as a bare exit code.
+import type { ContainerEngine, TaskInfo } from '../ports/container-engine.ts';
+
+/** The part of the engine's container inspection read here. */
+interface EndedContainer {
+  State?: { OOMKilled?: boolean; ExitCode?: number; Health?: { Status?: string; Log?: Array<{ ExitCode?: number; Output?: string }> } };
+  HostConfig?: { Memory?: number };
+}
+
+const MIB = 1024 * 1024;
+const inMiB = (bytes: number) => `${Math.round((bytes / MIB) * 10) / 10} MiB`;
+
+/** The container's own reason for its end (unhealthy, out of memory); null when it has none to add, or is out of reach (another node's). */
+export function endOfContainer(container: EndedContainer | null): string | null {
+  const state = container?.State;
+  if (state?.OOMKilled) {
+    const limit = container?.HostConfig?.Memory;
+    return `ran out of memory${limit ? ` (its limit: ${inMiB(limit)})` : ''} and was killed (exit ${state.ExitCode ?? 137})`;
+  }
+  if (state?.Health?.Status === 'unhealthy') {
+    const last = state.Health.Log?.at(-1);
+    const output = last?.Output?.trim().slice(0, 200);
+    return `unhealthy: its health check failed${last ? ` (exit ${last.ExitCode}${output ? `: ${output}` : ''})` : ''}`;
+  }
+  return null;
+}
+
+/** Asks each ended task's container once why it ended. */
+export function containerEnds(engine: Pick<ContainerEngine, 'inspectContainer'>) {
+  const asked = new Map<string, Promise<string | null>>();
+  return (task: TaskInfo): Promise<string | null> => {
+    const { containerId } = task;
+    if (!containerId) return Promise.resolve(null);
+    if (!asked.has(task.id)) {
+      asked.set(task.id, engine.inspectContainer(containerId).then((found) => endOfContainer(found as EndedContainer | null), () => null));
+    }
+    return asked.get(task.id)!;
+  };
+}
