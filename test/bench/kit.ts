@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { freePort } from '../support/http.ts';
-import type { GcPauses, ServerMessage } from './server.ts';
+import type { GcPauses, ServerMessage, Stalls } from './server.ts';
 
 export const CONNECTIONS = 50;
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -17,7 +17,7 @@ const THIS_CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
 export interface Server {
   readonly url: string;
   readonly dataDir: string | null;
-  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number; busyMs: number; gc: GcPauses }>;
+  memory(): Promise<{ rss: number; heapUsed: number; cpuMs: number; busyMs: number; gc: GcPauses; stalls: Stalls }>;
   stop(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export async function startServer(
       const answer = next('rss');
       child.send({ type: 'rss' });
       const message = await answer;
-      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0, busyMs: 0, gc: { minor: 0, minorMs: 0, major: 0, majorMs: 0, otherMs: 0 } };
+      return message.type === 'rss' ? message : { rss: 0, heapUsed: 0, cpuMs: 0, busyMs: 0, gc: { minor: 0, minorMs: 0, major: 0, majorMs: 0, otherMs: 0 }, stalls: { p99Ms: 0, maxMs: 0 } };
     },
     stop: () => new Promise((resolve) => {
       child.once('exit', () => resolve());
@@ -78,7 +78,7 @@ export async function run(url: string, requests: Request[], seconds = SECONDS): 
  * Also how late the load generator's own event loop ran (p99, ms): it shares this machine's cores
  * with the server, and every latency it reports includes its own lateness.
  */
-export type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number; clientLateP99: number; gc: GcDuring };
+export type Measured = autocannon.Result & { cpuMicros: number; busyMicros: number; clientLateP99: number; gc: GcDuring; serverStalls: Stalls };
 
 /** The server's GC pauses during one load: how many a second, their mean, and the share of the load's time. */
 export interface GcDuring { minorPerSecond: number; minorMeanMs: number; majorPerSecond: number; majorMeanMs: number; pausedPercent: number }
@@ -110,6 +110,7 @@ export async function runMeasured(server: Server, requests: Request[], seconds =
   const clientLateP99 = Math.max(0, lateness.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS);
   return Object.assign(result, {
     cpuMicros: per(after.cpuMs - before.cpuMs), busyMicros: per(after.busyMs - before.busyMs), clientLateP99, gc: gcDuring(before.gc, after.gc, result.duration),
+    serverStalls: after.stalls, // since the report before the load
   });
 }
 
@@ -151,6 +152,7 @@ export function medianOf(loads: readonly Measured[]): Measured {
     cpuMicros: of((load) => load.cpuMicros),
     busyMicros: of((load) => load.busyMicros),
     clientLateP99: of((load) => load.clientLateP99),
+    serverStalls: { p99Ms: of((load) => load.serverStalls.p99Ms), maxMs: of((load) => load.serverStalls.maxMs) },
     gc: {
       minorPerSecond: of((load) => load.gc.minorPerSecond), minorMeanMs: of((load) => load.gc.minorMeanMs),
       majorPerSecond: of((load) => load.gc.majorPerSecond), majorMeanMs: of((load) => load.gc.majorMeanMs),

@@ -102,6 +102,9 @@ async function main() {
   const lateRow = (figure: string, result: Measured): Row => ({
     figure: `${figure} load generator's own lateness p99 ms (in every latency above)`, value: fmt(result.clientLateP99, 1), target: '', met: '', ratio: '',
   });
+  const stallRow = (figure: string, { serverStalls }: Measured): Row => ({
+    figure: `${figure} server event loop's lateness p99 / longest stall, ms`, value: `${fmt(serverStalls.p99Ms, 1)} / ${fmt(serverStalls.maxMs, 1)}`, target: '', met: '', ratio: '',
+  });
   const gcRow = (figure: string, { gc }: Measured): Row => ({
     figure: `${figure} server GC pauses: minor /s × mean ms, major /s × mean ms (share of the time)`,
     value: `${fmt(gc.minorPerSecond, 1)} × ${fmt(gc.minorMeanMs, 2)}, ${fmt(gc.majorPerSecond, 2)} × ${fmt(gc.majorMeanMs, 1)} (${fmt(gc.pausedPercent, 1)} %)`,
@@ -136,6 +139,7 @@ async function main() {
         cpuRow('commands:', commands),
         lateRow('commands:', commands),
         gcRow('commands:', commands),
+        stallRow('commands:', commands),
       );
     }
     if (ONLY.has('queries')) {
@@ -149,6 +153,7 @@ async function main() {
         cpuRow('.one:', queries),
         lateRow('.one:', queries),
         gcRow('.one:', queries),
+        stallRow('.one:', queries),
       );
     }
     const { rss, heapUsed } = await berth.memory();

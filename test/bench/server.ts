@@ -7,16 +7,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay, type PerformanceEntry } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import type { RoleName } from '@berth/shared/runtime/config';
 
 /** The request thread's garbage-collection pauses so far: minor (scavenges) and major (mark-compact). */
 export interface GcPauses { minor: number; minorMs: number; major: number; majorMs: number; otherMs: number }
 
+/** How late the request thread's event loop ran since the last report, ms: its p99 and its longest stall. */
+export interface Stalls { p99Ms: number; maxMs: number }
+
 export type ServerMessage =
   | { type: 'ready'; port: number; dataDir: string | null }
-  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number; busyMs: number; gc: GcPauses };
+  | { type: 'rss'; rss: number; heapUsed: number; cpuMs: number; busyMs: number; gc: GcPauses; stalls: Stalls };
 
 const send = (message: ServerMessage) => process.send!(message);
 
@@ -30,6 +33,11 @@ new PerformanceObserver((list) => {
     else gc.otherMs += entry.duration; // incremental marking steps, weak callbacks
   }
 }).observe({ entryTypes: ['gc'] });
+// A request that arrives during a stall waits it out: the longest stalls bound the latencies' tail from below.
+const STALL_RESOLUTION_MS = 1;
+const lateness = monitorEventLoopDelay({ resolution: STALL_RESOLUTION_MS });
+lateness.enable();
+const late = (nanos: number) => Math.max(0, nanos / 1e6 - STALL_RESOLUTION_MS);
 const mode = process.argv[2];
 const port = Number(process.argv[3]);
 
@@ -83,7 +91,9 @@ process.on('message', async (message: { type: string }) => {
     const { user, system } = process.cpuUsage();
     // How long the request thread has been busy, of all threads' CPU time above.
     const { active } = performance.eventLoopUtilization();
-    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000, busyMs: active, gc: { ...gc } });
+    const stalls = { p99Ms: late(lateness.percentile(99)), maxMs: late(lateness.max) };
+    lateness.reset();
+    send({ type: 'rss', rss, heapUsed, cpuMs: (user + system) / 1000, busyMs: active, gc: { ...gc }, stalls });
   }
   if (message.type === 'stop') {
     await server.stop();
