@@ -90,15 +90,26 @@ export async function deployDatabase(
   // Marked with its deployment, so a restart after a crash mid-deploy puts it back (reactors' recovery).
   const generation = await services.upsert({ ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: deploymentId } })
     .catch((error: unknown) => { throw withDefaultImageHint(error, engine); });
+  await readyOrUndone(infra, engine, database, before, generation, log);
+  log(`${database.appName} accepts connections`);
+  return profile.image;
+}
+
+/**
+ * Resolves once the rolled-out `generation` serves; else puts the service back to `before` (see
+ * undo) and rejects with the engine's reason. A deploy and a start both end so.
+ */
+export async function readyOrUndone(
+  infra: Infra, engine: Engine, database: Database, before: ServiceSpec | null, generation: number,
+  log: (line: string) => void = () => {}, warn: (line: string) => void = log,
+): Promise<void> {
   try {
     await untilReady(infra, engine, database, log, generation);
   } catch (error) {
     await undo(infra, engine, database, before, log).catch((failure: unknown) =>
-      log(`Could not restore the service: ${failure instanceof Error ? failure.message : String(failure)}`));
+      warn(`Could not restore the service: ${failure instanceof Error ? failure.message : String(failure)}`));
     throw error;
   }
-  log(`${database.appName} accepts connections`);
-  return profile.image;
 }
 
 /**

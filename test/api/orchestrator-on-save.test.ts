@@ -72,6 +72,16 @@ describe('runtime settings that could never deploy are refused on save', () => {
     await refused('application.update', { applicationId, networkOrch: [{ Target: '' }] }, 'networkOrch.0.Target', /empty/);
   });
 
+  it('refuses a containerImage the engine could not parse, on saveContainerProvider and update, and keeps one it can', async () => {
+    const applicationId = await newApp();
+    for (const containerImage of ['Not A Valid:Image!', 'Berth/App:1', 'registry.local:port/app', 'app:-bad']) {
+      await refused('application.saveContainerProvider', { applicationId, containerImage, username: null, password: null }, 'containerImage', /./);
+      await refused('application.update', { applicationId, containerImage }, 'containerImage', /./);
+    }
+    const containerImage = 'registry.local:5000/team/app:1.2@sha256:' + 'a'.repeat(64);
+    assert.equal((await berth.ok('application.saveContainerProvider', { applicationId, containerImage, username: null, password: null })).containerImage, containerImage);
+  });
+
   it('refuses a reservation above its limit, judged on the record as it would become', async () => {
     const applicationId = await newApp();
     await refused('application.update', { applicationId, memoryReservation: 128 * MIB, memoryLimit: 64 * MIB }, 'memoryReservation', /memoryLimit/);

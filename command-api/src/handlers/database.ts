@@ -18,7 +18,8 @@ import { retireWithBackups } from './backup.ts';
 import type { GroupHandlers, Handler } from './kit.ts';
 import { hostPort, moveName, mustBeFree, release, withClaim } from './reservations.ts';
 import { resealed, sealedEnv } from './secret-update.ts';
-import { mustReserveWithinLimits } from '@berth/shared/domain/resource-bounds';
+import { mustStayDeployable } from '@berth/shared/domain/database/deployable';
+import { mustBeImageReference } from '@berth/shared/domain/image-reference';
 import { hasRun, wasDeployed } from './deployed.ts';
 import { badRequest, conflict } from '@berth/shared/errors';
 import { ENGINE_PROFILES } from '@berth/shared/domain/database/profile';
@@ -138,6 +139,7 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
     };
 
   const create: Handler<CreateInput> = async (input, ctx) => {
+    if (input.containerImage) mustBeImageReference('containerImage', input.containerImage);
     const id = ctx.newId(aggregate);
     const appName = newAppName(input.appName, input.name);
     const credentials: Credentials = {};
@@ -176,9 +178,10 @@ export function databaseHandlers(engine: Engine): GroupHandlers<EngineGroup> {
       mustLeaveContractAlone(engine, fields.env);
       fields.env = sealedEnv(ctx, fields.env, current.env);
     }
+    // Empty is the kind's default image, as on create.
+    if (fields.containerImage === '') fields.containerImage = DEFAULT_IMAGES[engine];
     // The contract's closed schema admits only this engine's fields, with their types.
-    const patch = fields as DatabasePatch;
-    mustReserveWithinLimits(current, patch);
+    const patch = mustStayDeployable(current, fields as DatabasePatch);
     // Every claim is checked before the first is taken, so a refusal appends nothing.
     await mayMoveTo(ctx, current.projectId, patch.projectId, id);
     const renamed = await renaming(ctx, current.appName, patch.appName, id);

@@ -3,7 +3,7 @@
 // one stopped first), then its service removed (and its data volume, when the operator says so),
 // then its deployment records pruned.
 import { ENGINES, type Engine } from '@berth/shared/contract/databases';
-import { removeDataVolume, serviceSpecOf, servicesOf, untilReady } from '@berth/shared/databases/runtime';
+import { readyOrUndone, removeDataVolume, serviceSpecOf, servicesOf, untilReady } from '@berth/shared/databases/runtime';
 import { databaseAggregates, type Database } from '@berth/shared/domain/database/database';
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
@@ -36,11 +36,14 @@ function engineActions(infra: Infrastructure, engine: Engine): RuntimeActions<Da
   return {
     async start(database) {
       const services = servicesOf(infra, engine, database);
-      deployed(await services.exists(database.appName), database);
+      const before = await services.spec(database.appName);
+      deployed(before !== null, database);
       // From its settings as they are now, as its one replica: a port changed or removed while it
       // was stopped is published as saved, not as it was (the old one may be another's by now).
       const generation = await services.upsert(serviceSpecOf(infra, engine, database));
-      await untilReady(infra, engine, database, undefined, generation);
+      // One that cannot run goes back to the stopped spec it had, not left retried by the engine forever.
+      await readyOrUndone(infra, engine, database, before, generation, undefined,
+        (line) => console.warn(`start of ${database.appName}: ${line}`));
     },
     async stop(database) {
       const services = servicesOf(infra, engine, database);

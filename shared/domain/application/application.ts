@@ -128,7 +128,7 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
       case 'SaveBuildType': return change('ApplicationBuildTypeSaved', state, command.data);
       case 'SaveForgeProvider': return change('ApplicationForgeProviderSaved', state, { ...command.data, sourceType: 'forge' });
       case 'SaveContainerProvider':
-        return change('ApplicationContainerProviderSaved', state, { ...command.data, sourceType: 'container' });
+        return change('ApplicationContainerProviderSaved', state, { ...mustStayDeployable(state, command.data), sourceType: 'container' });
       case 'SaveGitProvider': return change('ApplicationGitProviderSaved', state, { ...command.data, sourceType: 'git' });
       case 'GenerateSSHKey': return change('ApplicationSSHKeyGenerated', state, command.data);
       case 'RemoveSSHKey': {

@@ -3,6 +3,7 @@
 // the change sets it, so a record saved before these rules stays editable.
 import { badRequest } from '../../errors.ts';
 import { mustReserveWithinLimits } from '../resource-bounds.ts';
+import { mustBeImageReference } from '../image-reference.ts';
 import type { Application } from './record.ts';
 
 /** The engine runs `CMD <command…>` and `CMD-SHELL <command>`, turns checks off with `NONE`; an empty Test inherits the image's. */
@@ -19,6 +20,7 @@ function mustNameEveryLabel(labels: Readonly<Record<string, string>> | null | un
 
 /** The change as given, once every setting it makes could deploy on the record as it would become. */
 export function mustStayDeployable<C extends Partial<Application>>(current: Application | null, change: C): C {
+  if (change.containerImage && change.containerImage !== current?.containerImage) mustBeImageReference('containerImage', change.containerImage);
   mustBeARunnableProbe(change.healthCheckOrch?.Test);
   mustNameEveryLabel(change.labelsOrch);
   if (current) mustReserveWithinLimits(current, change);

@@ -86,11 +86,16 @@ export function bytes(value: unknown, field: string): number {
 
 /** A command given as one string, split as a POSIX shell splits words (quotes, backslashes). */
 export function words(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
+  return Array.isArray(value) ? value.map(String) : split(String(value)).words;
+}
+
+/** Whether a command written as one string leaves a quote open: a shell refuses it; `words` would run it to the end. */
+export const leavesQuoteOpen = (text: string): boolean => split(text).open;
+
+function split(text: string): { words: string[]; open: boolean } {
   const result: string[] = [];
   let current: string | null = null;
   let quote: '"' | "'" | null = null;
-  const text = String(value);
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quote) {
@@ -103,5 +108,5 @@ export function words(value: unknown): string[] {
     else current = (current ?? '') + char;
   }
   if (current !== null) result.push(current);
-  return result;
+  return { words: result, open: quote !== null };
 }

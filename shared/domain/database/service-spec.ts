@@ -28,6 +28,8 @@ export function databaseServiceSpec(engine: Engine, database: Fields, credential
   // The user's env adds to the engine's contract and may override it (a tuning variable, say).
   const env = { ...profile.environment(credentials), ...envMap(database.env) };
   const mark = databaseMark(engine, database);
+  // A blank command is none: the server keeps the profile's arguments.
+  const command = words(database.command ?? '');
   const labels = { [LEGACY_DATABASE_LABEL]: engine, [mark.label]: mark.value };
   return {
     Name: database.appName,
@@ -36,7 +38,7 @@ export function databaseServiceSpec(engine: Engine, database: Fields, credential
       ContainerSpec: {
         Image: profile.image,
         Labels: labels,
-        ...(database.command ? { Args: [...words(database.command), ...profile.commandArgs?.(credentials) ?? []] } : profile.args && { Args: [...profile.args] }),
+        ...(command.length > 0 ? { Args: [...command, ...profile.commandArgs?.(credentials) ?? []] } : profile.args && { Args: [...profile.args] }),
         Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
         Mounts: [{ Type: 'volume', Source: dataVolumeOf(database.appName), Target: profile.dataPath }],
         // Engines flush on TERM; give them time to do it.

@@ -4,7 +4,7 @@
 import { badRequest } from '../../errors.ts';
 
 const SCHEME = /^https?:\/\//i;
-const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+export const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 /** Throws BAD_REQUEST naming `registryUrl` unless `url` is empty, a host[:port][/path] or an http(s) URL. */
 export function mustBeRegistryUrl(url: string): void {
@@ -13,9 +13,9 @@ export function mustBeRegistryUrl(url: string): void {
 }
 
 /** One path component of an image name, as the engine's reference grammar has it. */
-const COMPONENT = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
+export const COMPONENT = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
 /** The engine's bound on an image name (host and path, without the tag). */
-const NAME_MAX = 255;
+export const NAME_MAX = 255;
 /** What Berth appends to the registry's path and prefix: `/<appName>`, an appName being a service name (at most 63). */
 const APP_PART_MAX = 1 + 63;
 
