@@ -183,7 +183,10 @@ describe('container-compose on the real engine', () => {
   it('fails a deployment whose command is a whole command line, saying what the command holds, and starts nothing', async () => {
     const { composeId, appName } = await berth.ok('compose.create', { name: 'whole line', projectId, composeType: 'container-compose' });
     projects.push(appName);
-    await berth.ok('compose.update', { composeId, composeFile: TWO_SERVICES, env: 'PORT=0', command: 'docker compose up -d' });
+    // Refused on save (compose-settings-save.test.ts): getDefaultCommand's line becomes one once composePath changes.
+    const line = await berth.ok('compose.getDefaultCommand', { composeId });
+    await berth.ok('compose.update', { composeId, composeFile: TWO_SERVICES, env: 'PORT=0', command: line });
+    await berth.ok('compose.update', { composeId, composePath: 'elsewhere.yml' });
     const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
     assert.equal(deployment.status, 'error');
     assert.match(deployment.reason, /compose tool's arguments \(for example "up -d web"\), not a whole command line/);

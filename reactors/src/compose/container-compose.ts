@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { composeProjectName } from '@berth/shared/domain/compose/project-name';
-import { composeToolPrefix, DEFAULT_UP } from '@berth/shared/domain/compose/command';
-import { envMap, words } from '@berth/shared/domain/compose/values';
+import { DEFAULT_UP, givenArguments, wholeCommandLineFault } from '@berth/shared/domain/compose/command';
+import { envMap } from '@berth/shared/domain/compose/values';
+import { unusedByTheComposeTool } from '@berth/shared/domain/compose/tool-options';
 import { DeploymentFailure } from '../deployer/env.ts';
 import { isInstalled, runTool } from '../deployer/process.ts';
 import { engineEnv } from '../deployer/engine-host.ts';
@@ -63,17 +64,6 @@ export function interpolationEnv(fetched: FetchedCompose, compose: Pick<Compose,
 }
 
 const UP = [...DEFAULT_UP];
-const WHOLE_COMMAND_LINE = /^(docker|docker-compose)$/;
-const TOOLS = [['docker', 'compose'], ['docker-compose']] as const;
-
-/** `given` without the whole line's start Berth itself runs (compose.getDefaultCommand's, copied), when it starts so. */
-function withoutOwnPrefix(given: string[], compose: Pick<Compose, 'appName' | 'composePath'>): string[] {
-  for (const tool of TOOLS) {
-    const prefix = composeToolPrefix(compose, tool);
-    if (prefix.every((word, i) => given[i] === word)) return given.slice(prefix.length);
-  }
-  return given;
-}
 
 /**
  * Flags that let `up` end on its own: detached, waiting for health, or ending with a container
@@ -88,11 +78,11 @@ const UP_ENDS = /^(-[a-zA-Z]*d[a-zA-Z]*|--detach(=.*)?|--wait|--abort-on-contain
  * end, and its deployment with it: it is run detached.
  */
 export function deployArguments(command: string, compose: Pick<Compose, 'appName' | 'composePath'>): string[] {
-  const given = withoutOwnPrefix(words(command), compose);
+  const given = givenArguments(command, compose);
   if (given.length === 0) return UP;
-  if (WHOLE_COMMAND_LINE.test(given[0]!)) {
-    throw new DeploymentFailure(`The service's command holds the compose tool's arguments (for example "up -d web"), not a whole command line: "${command}"`);
-  }
+  // Refused on save; one saved before, or whose appName or composePath changed since, fails here.
+  const fault = wholeCommandLineFault(command, compose);
+  if (fault) throw new DeploymentFailure(`The service's command ${fault}`);
   if (given[0] === 'up' && !given.some((word) => UP_ENDS.test(word))) return ['up', '-d', ...given.slice(1)];
   return given;
 }
@@ -100,6 +90,8 @@ export function deployArguments(command: string, compose: Pick<Compose, 'appName
 export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: FetchedCompose): Promise<DeploymentResult> {
   const args = deployArguments(work.compose.command, work.compose);
   if (args !== UP) work.log(`Running the compose tool with the service's command: ${args.join(' ')}`);
+  const ignored = unusedByTheComposeTool(fetched.text);
+  if (ignored.length > 0) work.log(`The compose tool does not use, so ignores: ${ignored.join(', ')} (a stack's settings: deploy it as a stack for them)`);
   await claimProject(deps, work.compose);
   await compose(deps, work.compose, fetched.file, args, work);
   return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };

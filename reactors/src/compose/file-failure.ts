@@ -7,7 +7,7 @@ export function readingTheFile<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${(error.issues[0]?.message ?? error.message).replace(/^composeFile: /, '')}`);
+    if (error instanceof DomainError) throw new DeploymentFailure(`the compose file ${(error.issues[0]?.message ?? error.message).replace(/^composeFile:? /, '')}`);
     throw error;
   }
 }

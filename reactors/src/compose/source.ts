@@ -1,5 +1,6 @@
 // The compose file a deployment brings up: the stored text (`raw`), or the file at `composePath`
 // of the cloned repository (`git`, or `forge` with an installation token). A file that cannot be deployed fails the deployment, saying why.
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -32,13 +33,32 @@ function gitSourceOf(deps: ComposeDeps, compose: Compose, work: ComposeWork): Gi
   return { url: compose.customGitUrl, branch: compose.customGitBranch, sshKey: compose.sshPrivateKey };
 }
 
+/**
+ * What the checkout was fetched from, as a digest (the URL may carry a sealed credential): a
+ * redeploy reuses the last fetch only while the source is the one it was fetched from.
+ */
+const sourceIdentity = ({ sourceType, customGitUrl, customGitBranch, owner, repository, branch }: Compose) =>
+  createHash('sha256').update(JSON.stringify([sourceType, customGitUrl, customGitBranch, owner, repository, branch])).digest('hex');
+
+/** Whether the last checkout was fetched from another source than the service's now (unknown for one made before the stamp: kept). */
+async function sourceChanged(stamp: string, identity: string): Promise<boolean> {
+  const fetchedFrom = await readFile(stamp, 'utf8').catch(() => null);
+  return fetchedFrom !== null && fetchedFrom !== identity;
+}
+
 async function fromGit(deps: ComposeDeps, compose: Compose, work: ComposeWork): Promise<FetchedCompose> {
+  const into = join(deps.settings.sourcesDir, compose.appName);
+  const stamp = join(into, SOURCE_STAMP);
+  const identity = sourceIdentity(compose);
+  const changed = work.kind === 'redeploy' && await sourceChanged(stamp, identity);
+  if (changed) work.log('The source changed since the last fetch: fetching it again');
   const fetched = await fetchGit(
     gitSourceOf(deps, compose, work),
-    join(deps.settings.sourcesDir, compose.appName),
+    into,
     // In place: a project's binds into its folder (`./data`) keep their data from one deploy to the next.
-    { refetch: work.kind !== 'redeploy', inPlace: true, secrets: deps.secrets, signal: work.signal, log: work.log },
+    { refetch: work.kind !== 'redeploy' || changed, inPlace: true, secrets: deps.secrets, signal: work.signal, log: work.log },
   );
+  await writeFile(stamp, identity);
   const file = await composeFileIn(fetched.dir, compose);
   return { dir: fetched.dir, file, text: await readFile(file, 'utf8'), revision: fetched.revision };
 }
@@ -75,5 +95,8 @@ export function besideTheFile(fetched: FetchedCompose, path: string): string | n
 
 /** The compose file at `composePath` of the repository cloned into `dir`, resolved inside it. */
 const composeFileIn = (dir: string, compose: Compose) => insideRepository(dir, compose.composePath || 'docker-compose.yml', 'compose file');
+
+/** Beside the checkout: the identity of the source it was fetched from. */
+const SOURCE_STAMP = 'source.fetched-from';
 
 const rawFile = (deps: ComposeDeps, compose: Compose) => join(deps.settings.sourcesDir, compose.appName, 'raw', 'docker-compose.yml');

@@ -6,7 +6,7 @@ import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
-import { composeFileProblem } from './compose-file.ts';
+import { mustStayDeployable } from './deployable.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
 export type ComposeType = (typeof COMPOSE_TYPES)[number];
@@ -92,18 +92,8 @@ const ID = 'composeId';
 /** What a compose service being removed still decides: its removal, and the reports of work started before. */
 const STILL = ['BeginRemoval', 'RemoveCompose', 'RecordActionOutcome', 'FollowDeployment', 'RecordFetchedFile'] as const satisfies readonly ComposeCommand['type'][];
 
-/** A path whose last part is no file's name (`.`, `..`, `dir/`): the tool would be asked to read a folder. */
-const FOLDER_PATH = /(^|\/)(\.{0,2})$/;
-
 function update(compose: Compose, patch: ComposePatch): ComposeEvent[] {
-  if (patch.composeFile !== undefined) {
-    const problem = composeFileProblem(patch.composeFile);
-    if (problem) throw badRequest('composeFile', problem);
-  }
-  if (patch.composePath !== undefined && FOLDER_PATH.test(patch.composePath)) {
-    throw badRequest('composePath', 'must name the compose file (for example docker-compose.yml or deploy/compose.yml), not a folder');
-  }
-  return updated('ComposeUpdated', ID, compose.composeId, compose, patch);
+  return updated('ComposeUpdated', ID, compose.composeId, compose, mustStayDeployable(compose, patch));
 }
 
 function randomize(compose: Compose, suffix: string): ComposeEvent[] {

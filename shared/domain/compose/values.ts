@@ -89,8 +89,10 @@ export function words(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : split(String(value)).words;
 }
 
-/** Whether a command written as one string leaves a quote open: a shell refuses it; `words` would run it to the end. */
-export const leavesQuoteOpen = (text: string): boolean => split(text).open;
+/** BAD_REQUEST naming `field` when a command written as one string leaves a quote open: a shell refuses it; `words` would run it to the end. */
+export function mustCloseQuotes(field: string, text: string): void {
+  if (split(text).open) throw badRequest(field, 'has a quote that is not closed: its last argument would run to the end of the line');
+}
 
 function split(text: string): { words: string[]; open: boolean } {
   const result: string[] = [];

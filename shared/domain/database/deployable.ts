@@ -2,8 +2,7 @@
 // a 400 naming the field instead of failing every deploy (as an application's are, see
 // application/deployable.ts). Each is judged only when the change sets it, so a record saved before
 // these rules stays editable.
-import { badRequest } from '../../errors.ts';
-import { leavesQuoteOpen } from '../compose/values.ts';
+import { mustCloseQuotes } from '../compose/values.ts';
 import { mustBeImageReference } from '../image-reference.ts';
 import { mustReserveWithinLimits } from '../resource-bounds.ts';
 import type { DatabaseFields } from './database.ts';
@@ -14,9 +13,7 @@ type Settings = Pick<DatabaseFields, 'containerImage' | 'command' | 'memoryReser
 export function mustStayDeployable<C extends Partial<Settings>>(current: Settings, change: C): C {
   const changes = (field: 'containerImage' | 'command') => change[field] != null && change[field] !== current[field];
   if (changes('containerImage')) mustBeImageReference('containerImage', change.containerImage!);
-  if (changes('command') && leavesQuoteOpen(change.command!)) {
-    throw badRequest('command', 'has a quote that is not closed: its last argument would run to the end of the line');
-  }
+  if (changes('command')) mustCloseQuotes('command', change.command!);
   mustReserveWithinLimits(current, change);
   return change;
 }
