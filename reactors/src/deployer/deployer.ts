@@ -16,7 +16,7 @@ import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/dat
 import {
   deploymentAggregate, FINISHED, INTERRUPTED, serviceFieldOf, serviceOf, type Deployment, type DeploymentCommand, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
-import type { RecordedEvent } from '@berth/shared/events/event';
+import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import type { ReadStore } from '@berth/shared/ports/read-store';
@@ -84,6 +84,13 @@ interface Ending {
   readonly step: Exclude<DeploymentStep, 'started'>;
 }
 
+/**
+ * By end, latest first (then by creation): a deploy that finishes after the ones queued behind it
+ * were cancelled is the service's current version, and is kept before them.
+ */
+const lastEndedFirst = (a: Deployment, b: Deployment): number =>
+  (b.finishedAt ?? '').localeCompare(a.finishedAt ?? '') || b.createdAt.localeCompare(a.createdAt);
+
 /** The last line of a deployment left `running` by a stop while its service could not be put back. */
 const LEFT_RUNNING_LINE = 'Berth stopped before the service could be put back: the next start puts it back, then ends this deployment';
 
@@ -137,9 +144,14 @@ export class Deployer {
     const queued = await this.deployment(deploymentId);
     if (!queued || queued.status !== 'queued') return;
     await this.queue.yieldUntil(serviceOf(queued), () => untilActionsBeforeAnswered(this.deps.eventStore, queued));
+    // Handed out before a shutdown: it stays queued, for the next start, rather than start as Berth stops.
+    if (this.stopping) return;
     const service = await this.serviceOf(queued, cause);
     if (!service) {
       await report(deploymentAggregate, deploymentId, { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: 'the service was deleted' } }, cause);
+      // Queued after the removal pruned the service's deployments (a request that raced it): nothing else would remove it.
+      await report(deploymentAggregate, deploymentId, { type: 'PruneDeployment', data: { deploymentId } }, cause);
+      this.deps.logs.remove(deploymentId);
       return;
     }
     const started = await report<Deployment>(deploymentAggregate, deploymentId, {
@@ -151,6 +163,7 @@ export class Deployer {
     const controller = new AbortController();
     this.running.set(deploymentId, controller);
     if ((await this.deployment(deploymentId))?.cancelRequested) controller.abort(new Error('cancelled'));
+    if (this.stopping) controller.abort(new Error(INTERRUPTED)); // the stop came while it started: failed as interrupted
     await this.follow(started.after, 'started', cause);
     const log = this.deps.logs.writer(deploymentId, service.secrets);
     let ended: Deployment | null = null;
@@ -218,13 +231,13 @@ export class Deployer {
   }
 
   /**
-   * Keeps the latest `keep` finished deployments of the service, with their logs; an application's
+   * Keeps the `keep` finished deployments of the service that ended last, with their logs; an application's
    * pruned deployments take their images along, unless a kept deployment (a rollback target) or
    * the service itself uses them.
    */
   private async prune(deployment: Deployment, cause: RecordedEvent | null, appName: string): Promise<void> {
     const docs = await this.deps.readStore.find('deployment', serviceFieldOf(deployment), serviceOf(deployment)) as unknown as Deployment[];
-    const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const finished = docs.filter((doc) => FINISHED.has(doc.status)).sort(lastEndedFirst);
     const pruned = finished.slice(this.deps.keep);
     for (const old of pruned) {
       await this.deps.report(deploymentAggregate, old.deploymentId, { type: 'PruneDeployment', data: { deploymentId: old.deploymentId } }, cause);
@@ -312,9 +325,12 @@ export class Deployer {
    * left unanswered, which thus keep their place ahead of the deployments that wait.
    */
   private async requeue(): Promise<void> {
-    const { readStore } = this.deps;
-    const queued = (await readStore.find('deployment', 'status', 'queued') as unknown as Deployment[])
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const { readStore, eventStore } = this.deps;
+    const queued = await readStore.find('deployment', 'status', 'queued') as unknown as Deployment[];
+    // By the log's order, as the bus hands them out: a burst shares its createdAt millisecond, and ids order at random within one.
+    const queuedAt = new Map(await Promise.all(queued.map(async ({ deploymentId }) =>
+      [deploymentId, (await eventStore.readStream(streamName(deploymentAggregate.name, deploymentId))).events[0]?.position ?? Infinity] as const)));
+    queued.sort((a, b) => queuedAt.get(a.deploymentId)! - queuedAt.get(b.deploymentId)!);
     for (const deployment of queued) this.queue.add({ deploymentId: deployment.deploymentId, serviceId: serviceOf(deployment), cause: null });
   }
 
