@@ -35,6 +35,8 @@ async function stallingEngine(): Promise<StallingEngine> {
   const whenStalled = new Promise<void>((resolve) => { onStall = resolve; });
   const held: Array<() => void> = [];
   const forward = (incoming: IncomingMessage, answer: ServerResponse) => {
+    // A held request whose client gave up meanwhile is not sent on: nothing would end its answer.
+    if (!answer.socket || answer.socket.destroyed) return;
     const upstream = request({ socketPath: SOCKET, path: incoming.url, method: incoming.method, headers: incoming.headers }, (reply) => {
       answer.writeHead(reply.statusCode ?? 500, reply.headers);
       reply.pipe(answer);
