@@ -2,16 +2,14 @@
 // source changed fetches the new source (it reuses the last fetch only while the source is the same),
 // and a file the service's env cannot fill fails saying so, in the compose file's own words.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE } from '../support/engine.ts';
 import { ended } from '../support/deployments.ts';
+import { docker, projectContainers, removeComposeProjects } from '../support/compose-projects.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 
-const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
-const containers = (project: string) =>
-  docker('ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
+const containers = (project: string) => projectContainers(project, true);
 /** The compose services the project's containers run. */
 const projectServices = (project: string) => containers(project)
   .map((id) => docker('inspect', '-f', '{{index .Config.Labels "com.docker.compose.service"}}', id)).sort();
@@ -28,11 +26,7 @@ describe('compose settings take effect on the next deployment', () => {
   });
   after(async () => {
     try {
-      for (const project of projects) {
-        const left = containers(project);
-        if (left.length > 0) docker('rm', '-f', ...left);
-        docker('network', 'prune', '-f', '--filter', `label=com.docker.compose.project=${project}`);
-      }
+      removeComposeProjects(projects);
       for (const repo of repos) repo.remove();
     } finally {
       await berth.stop();

@@ -2,15 +2,12 @@
 // (placement, update and rollback, endpoint mode, deploy labels, global mode): the deployment's log
 // lists them, as a stack's lists what a stack does not use, instead of running the file otherwise unsaid.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE } from '../support/engine.ts';
 import { ended } from '../support/deployments.ts';
+import { removeComposeProjects } from '../support/compose-projects.ts';
 
-const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
-const containers = (project: string) =>
-  docker('ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
 
 const WITH_STACK_SETTINGS = `services:
   web:
@@ -37,11 +34,7 @@ describe('what the compose tool ignores of a file', () => {
   });
   after(async () => {
     try {
-      for (const project of projects) {
-        const left = containers(project);
-        if (left.length > 0) docker('rm', '-f', ...left);
-        docker('network', 'prune', '-f', '--filter', `label=com.docker.compose.project=${project}`);
-      }
+      removeComposeProjects(projects);
     } finally {
       await berth.stop();
     }

@@ -4,7 +4,6 @@
 // changed since. allServices of a git source lists the services of the file its last deploy fetched.
 // Without the tool, a deployment error names it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,14 +14,7 @@ import { freePort } from '../support/http.ts';
 import {TWO_SERVICES, served } from '../support/stacks.ts';
 import { deploymentRecordsOf, ended } from '../support/deployments.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
-
-const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
-/** Ids of the project's containers, running only unless `all`. */
-const containers = (project: string, all = false) =>
-  docker('ps', '-q', ...(all ? ['-a'] : []), '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
-/** Names of the project's networks or volumes. */
-const labelled = (kind: 'network' | 'volume', project: string) =>
-  docker(kind, 'ls', '-q', '--filter', `label=com.docker.compose.project=${project}`).split('\n').filter(Boolean);
+import { docker, projectContainers as containers, projectObjects as labelled, removeComposeProjects } from '../support/compose-projects.ts';
 
 /** TWO_SERVICES on a fixed port, `probe` keeping its page in the named volume `pages`. */
 const withVolume = (port: number) => `${TWO_SERVICES.replace('${PORT}', String(port))
@@ -40,13 +32,7 @@ describe('container-compose on the real engine', () => {
     ({ projectId } = await berth.ok('project.create', { name: 'compose projects' }));
   });
   after(async () => {
-    for (const project of projects) {
-      const left = containers(project, true);
-      if (left.length > 0) docker('rm', '-f', ...left);
-      docker('network', 'prune', '-f', '--filter', `label=com.docker.compose.project=${project}`);
-      const volumes = labelled('volume', project);
-      if (volumes.length > 0) docker('volume', 'rm', ...volumes);
-    }
+    removeComposeProjects(projects);
     for (const repo of repos) repo.remove();
     await berth.stop();
   });
