@@ -27,15 +27,30 @@ export function endOfContainer(container: EndedContainer | null): string | null 
   return null;
 }
 
+/**
+ * A container killed (137) but not yet marked out of memory may be marked a moment later: the
+ * engine learns of the kill by an event of its own, which can come after the exit. Asked again
+ * this many times, this far apart.
+ */
+const OOM_MARK_TRIES = 5;
+const OOM_MARK_PAUSE_MS = 200;
+
+async function endOf(engine: Pick<ContainerEngine, 'inspectContainer'>, containerId: string): Promise<string | null> {
+  for (let tries = 1; ; tries++) {
+    const found = await engine.inspectContainer(containerId).catch(() => null) as EndedContainer | null;
+    const killedUnmarked = found?.State?.ExitCode === 137 && !found.State.OOMKilled;
+    if (!killedUnmarked || tries === OOM_MARK_TRIES) return endOfContainer(found);
+    await new Promise((resolve) => setTimeout(resolve, OOM_MARK_PAUSE_MS));
+  }
+}
+
 /** Asks each ended task's container once why it ended. */
 export function containerEnds(engine: Pick<ContainerEngine, 'inspectContainer'>) {
   const asked = new Map<string, Promise<string | null>>();
   return (task: TaskInfo): Promise<string | null> => {
     const { containerId } = task;
     if (!containerId) return Promise.resolve(null);
-    if (!asked.has(task.id)) {
-      asked.set(task.id, engine.inspectContainer(containerId).then((found) => endOfContainer(found as EndedContainer | null), () => null));
-    }
+    if (!asked.has(task.id)) asked.set(task.id, endOf(engine, containerId));
     return asked.get(task.id)!;
   };
 }

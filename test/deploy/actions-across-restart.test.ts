@@ -43,7 +43,8 @@ describe('actions across a restart (engine work replaced by a double)', () => {
       assert.deepEqual(second.double.actions, [`start ${appName}`]);
       gate.open();
       await until(second.berth, queuedAfter, 'done');
-      assert.equal((await second.berth.ok('application.one', { applicationId })).applicationStatus, 'done');
+      // The service's status follows its deployment's end, a moment later.
+      await eventually('the application done', async () => (await second.berth.ok('application.one', { applicationId })).applicationStatus === 'done', 5000);
       await second.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
