@@ -99,8 +99,10 @@ export const port: GroupHandlers<typeof contract.port> = {
     const port = { portId, publishedPort: input.publishedPort, targetPort: input.targetPort, protocol, applicationId: input.applicationId };
     // A repeat the read models see is refused before anything is claimed, so the refusal appends nothing.
     mustNotRepeatTarget(port, await bindingsOf(input.applicationId, ctx));
-    const application = await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId');
-    mustNotStartFirstOnHostPorts(application, ctx.infra.config.publishMode === 'host', 'publishedPort');
+    // Only ports published on the host are held by an old task while its start-first successor starts.
+    if (ctx.infra.config.publishMode === 'host') {
+      mustNotStartFirstOnHostPorts(await ctx.mustLoad(applicationAggregate, input.applicationId, 'applicationId'), true, 'publishedPort');
+    }
     // The host's ports are one namespace for every service: claimed in the log before the port is written;
     // so is its container port within the application (the engine publishes one binding of each).
     return inApplication(ctx, input.applicationId, portId, () =>

@@ -22,7 +22,7 @@ import { mustNotJoinEngineNetworks } from '@berth/shared/domain/application/engi
 import { serviceNamed } from '@berth/shared/domain/runtime-name';
 import { mustKeepCreatedAt } from './created-at.ts';
 import { publishesOnHost } from './host-ports.ts';
-import { mustNotStartFirstOnHostPorts } from '@berth/shared/domain/application/host-port-rollout';
+import { mustNotStartFirstOnHostPorts, startFirstRollout } from '@berth/shared/domain/application/host-port-rollout';
 
 /**
  * BAD_REQUEST naming networkOrch when an alias the application would take on a network is the
@@ -55,7 +55,8 @@ export async function updateApplication(input: UpdateInput, ctx: Context) {
   // For admins too: Berth does not run a service in the host's network namespace through this field.
   mustNotJoinEngineNetworks(input.networkOrch);
   await mustNotImpersonate(ctx, input.applicationId, input.networkOrch);
-  mustNotStartFirstOnHostPorts(input, await publishesOnHost(ctx, input.applicationId));
+  // The ports are read only for a save that asks for start-first.
+  if (startFirstRollout(input)) mustNotStartFirstOnHostPorts(input, await publishesOnHost(ctx, input.applicationId));
   const reserved = reservedLabelsIn(input.labelsOrch ?? {});
   if (reserved.length > 0) {
     throw badRequest('labelsOrch', `may not set ${reserved.join(', ')}: Berth and the engine find services by labels under "berth.", "com.docker.stack.", "com.docker.compose." and "com.docker.swarm."`);

@@ -7,7 +7,7 @@ import { stackSpec } from '@berth/shared/domain/compose/stack';
 import type { StackSpec } from '@berth/shared/domain/compose/stack-spec';
 import type { Compose } from '@berth/shared/domain/compose/compose';
 import { SERVICE_LABEL, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
-import { until } from '../deployer/actions.ts';
+import { until } from '../deployer/until.ts';
 import { stopService } from '../deployer/stop-service.ts';
 import { restore, rollOut } from '../deployer/rollout.ts';
 import type { DeploymentResult } from '../deployer/work.ts';

@@ -18,7 +18,7 @@ export function databaseServices(infra: Infrastructure): DatabaseServicesOf {
       secrets: [databasePassword, databaseRootPassword].filter((secret): secret is string => !!secret),
       run: async (work) => ({ image: await deployDatabase(infra, engine, database, work.log, work.deploymentId), revision: null }),
       // After a crash mid-deploy: the service back to the spec that served, or away if this deployment made it.
-      recover: (deploymentId, log) => restoreInterrupted(infra, deploymentId, [database.appName], log),
+      recover: (deploymentId, log) => restoreInterrupted({ engine: infra.engine, settings: infra.config }, deploymentId, [database.appName], log),
     };
   };
 }

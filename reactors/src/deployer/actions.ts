@@ -49,8 +49,6 @@ async function recreated(deps: DeployerDeps, app: Application): Promise<ServiceI
   return deps.engine.upsertService(spec, await authOf(deps, app));
 }
 
-export { until, type EngineWait } from './until.ts';
-
 /** Resolves once no task of the service runs (scaled to 0, its containers stopped), within the bound. */
 export const untilStopped = (deps: EngineWait, name: string): Promise<void> =>
   until(deps, `the tasks of ${name} to stop`, async () => !(await deps.engine.listTasks(name)).some((task) => task.state === 'running'));

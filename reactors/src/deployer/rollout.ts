@@ -17,10 +17,8 @@ import { waitForRollout, type RestartPolicy } from '@berth/shared/runtime/task-w
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
 
 
-/** The engine, and the bound on its waits when the caller has the deployer's settings. */
-type RestoreDeps = Pick<DeployerDeps, 'engine'> & { readonly settings?: EngineWait['settings'] };
-/** BERTH_TASK_START_TIMEOUT_MS's default. */
-const DEFAULT_WAIT_MS = 60_000;
+/** The engine, and the bound on its waits (a recreated service's old tasks stopping). */
+type RestoreDeps = EngineWait;
 
 export interface WatchJob {
   readonly signal: AbortSignal;
@@ -95,8 +93,7 @@ export async function restore(deps: RestoreDeps, before: ServiceInfo | null, nam
     return;
   }
   if (current && !updatesInPlace(current, before.spec)) {
-    // A restore after a crash may come without the deployer's settings: the bound's default then.
-    await recreateService({ engine: deps.engine, settings: deps.settings ?? { taskStartTimeoutMs: DEFAULT_WAIT_MS } }, before.spec);
+    await recreateService(deps, before.spec);
     log(`Recreated the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image}) in its own mode`);
     return;
   }

@@ -8,13 +8,17 @@ type Rollouts = Partial<Pick<Application, 'updateConfigOrch' | 'rollbackConfigOr
 
 const WHY = 'a new task could not bind a port its old one still holds, so no deploy would succeed';
 
+/** The rollout of `settings` that is start-first, if any. */
+export const startFirstRollout = (settings: Rollouts) =>
+  (['updateConfigOrch', 'rollbackConfigOrch'] as const).find((name) => settings[name]?.Order === 'start-first');
+
 /**
  * BAD_REQUEST when a rollout of `settings` is start-first while the application publishes ports on
  * the host: naming `portField` when a port is being added, or else the rollout's Order.
  */
 export function mustNotStartFirstOnHostPorts(settings: Rollouts, publishesOnHost: boolean, portField?: string): void {
   if (!publishesOnHost) return;
-  const rollout = (['updateConfigOrch', 'rollbackConfigOrch'] as const).find((name) => settings[name]?.Order === 'start-first');
+  const rollout = startFirstRollout(settings);
   if (rollout === undefined) return;
   if (portField) throw badRequest(portField, `cannot be published on the host while ${rollout}.Order is start-first: ${WHY} (set it to stop-first first)`);
   throw badRequest(`${rollout}.Order`, `must not be start-first while the application publishes ports on the host: ${WHY} (use stop-first)`);
