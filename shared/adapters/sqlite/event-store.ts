@@ -8,7 +8,8 @@ import {
 import { Signal } from '../signal.ts';
 import { RecentEvents } from './recent-events.ts';
 import { supervise } from '../supervised.ts';
-import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
+import type { WalCheckpointer } from './wal-checkpointer.ts';
+import { openWalFile } from './open.ts';
 
 interface Row {
   position: number;
@@ -84,12 +85,7 @@ export class SqliteEventStore implements EventStore {
   private readonly flushBatch: Database.Transaction<(batch: PendingAppend[]) => Array<AppendResult | Error>>;
 
   constructor(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    // Several processes may share the file (a reactors process beside the API): wait for a writer.
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-    this.checkpointer = checkpointInWorker(this.db, path);
+    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, options.synchronous ?? 'FULL'));
     // No AUTOINCREMENT: events are never deleted, so a new row's rowid (the largest one plus one) is
     // already past every position ever given, and SQLite's sequence table would be one more write
     // per event (about 6 % of an append's cost). A log made with it keeps it and works the same.

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
 import { setNewest } from '../../bounded.ts';
 import { Signal, untilAny } from '../signal.ts';
-import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
+import type { WalCheckpointer } from './wal-checkpointer.ts';
+import { openWalFile } from './open.ts';
 import { CollectionTables, identifier } from './collection-tables.ts';
 
 /** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
@@ -35,12 +36,8 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(path: string, options: { cache?: boolean } = {}) {
     this.cache = options.cache ?? false;
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL'); // rebuildable from the log, so a lost tail is re-projected
-    this.checkpointer = checkpointInWorker(this.db, path);
-    // Several processes may open the file (a projections process beside the API): wait for a writer.
-    this.db.pragma('busy_timeout = 5000');
+    // NORMAL: rebuildable from the log, so a lost tail is re-projected.
+    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, 'NORMAL'));
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.tables = new CollectionTables(this.db);
     this.statements = {
