@@ -50,7 +50,7 @@ export class Context {
     readonly infra: Infrastructure,
     readonly actor: Actor | null,
     readonly correlationId: string,
-    /** The client's address, for per-address limits. */
+    /** The client's address, for per-address limits: the TCP peer's, or the one a trusted proxy forwarded (BERTH_TRUSTED_PROXIES). */
     readonly clientAddress = 'local',
   ) {}
 

@@ -52,6 +52,8 @@ export function buildServer(infra: Infrastructure, options: { logger?: boolean; 
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
     bodyLimit: 1024 * 1024,
     clientErrorHandler,
+    // request.ip: from a trusted proxy, the right-most X-Forwarded-For address not itself one; else the TCP peer.
+    trustProxy: infra.config.trustedProxies.length > 0 ? [...infra.config.trustedProxies] : false,
     // The request's id is its correlation id: the client's when it sent a usable one.
     genReqId: (request) => {
       const header = request.headers['x-correlation-id'];

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseProfileOverrides, type ProfileOverrides } from '../domain/database/profile-override.ts';
 import { instanceKeyOf } from './keys.ts';
@@ -29,6 +30,8 @@ export interface Config {
   readonly attemptsPerAccount: number;
   readonly attemptsPerAddress: number;
   readonly attemptWindowSeconds: number;
+  /** Addresses and CIDR ranges of the reverse proxies in front of the API, whose X-Forwarded-For names the client. */
+  readonly trustedProxies: readonly string[];
   /** The container engine, in one of the forms engineAddress reads. */
   readonly engineSocket: string;
   /** How services publish their ports: `host` works everywhere, `ingress` needs the mesh. */
@@ -207,6 +210,26 @@ function roles(raw: string | undefined): RoleName[] {
   return names as RoleName[];
 }
 
+/**
+ * IP addresses and CIDR ranges, as given: the server hands them to Fastify's `trustProxy`, which
+ * refuses the others only when it is built, after the other roles started. A prefix of 0 would trust
+ * every peer, letting any client name its own address; netmasks and range names are not documented.
+ */
+function trustedProxies(env: Env): string[] {
+  const raw = env.BERTH_TRUSTED_PROXIES;
+  if (isUnset(raw)) return [];
+  return raw.split(',').map((entry) => {
+    const proxy = entry.trim();
+    const [address = '', prefix, ...more] = proxy.split('/');
+    const family = isIP(address);
+    const prefixOk = prefix === undefined || integerIn(prefix, { min: 1, max: family === 4 ? 32 : 128 }) !== undefined;
+    if (family === 0 || !prefixOk || more.length > 0) {
+      throw new Error(`BERTH_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR ranges (IPv4 /1-32, IPv6 /1-128) (got "${proxy}" in "${raw}")`);
+    }
+    return proxy;
+  });
+}
+
 /** The engine's address as given, once it is known to be one (engineAddress reads it where it is used). */
 function engineSocket(env: Env): string {
   const socket = env.BERTH_ENGINE_SOCKET || '/var/run/docker.sock';
@@ -249,6 +272,8 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     attemptsPerAccount: integer(env, 'BERTH_ATTEMPTS_PER_ACCOUNT', 5, { min: 1 }),
     attemptsPerAddress: integer(env, 'BERTH_ATTEMPTS_PER_ADDRESS', 20, { min: 1 }),
     attemptWindowSeconds: integer(env, 'BERTH_ATTEMPT_WINDOW_SECONDS', 15 * 60, duration(1)),
+    // None: the TCP peer is the client, and X-Forwarded-For is never read.
+    trustedProxies: trustedProxies(env),
     engineSocket: engineSocket(env),
     publishMode: oneOf(env, 'BERTH_PUBLISH_MODE', ['host', 'ingress'], 'host'),
     // Below a second no task starts: every deployment would fail.
