@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, unavailable, type ErrorCode } from '@berth/shared/errors';
 import { UnavailableError } from '@berth/shared/ports/unavailable';
+import { isDiskFull } from '@berth/shared/ports/disk-full';
 
 /** Fastify's own failures, in the spec's error shape and codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -15,6 +16,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 export function toDomainError(error: FastifyError | Error): DomainError {
   if (error instanceof DomainError) return error;
+  // Nothing was written; its message names the cause, which "cannot be reached" would hide.
+  if (isDiskFull(error)) return unavailable(error.message);
   // A store that went away: nothing was decided on a guess; the client may retry once it is back.
   if (error instanceof UnavailableError) {
     return unavailable(`${error.what} cannot be reached`);

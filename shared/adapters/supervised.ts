@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../events/event.ts';
 import type { Subscription } from '../ports/event-store.ts';
 import { Signal, untilAny } from './signal.ts';
+import { isUnavailable } from '../ports/unavailable.ts';
 
 export interface SubscriptionSource {
   /** Events strictly after `position`, at most `batchSize` of them; empty when caught up. */
@@ -19,7 +20,9 @@ export function supervise(
   source: SubscriptionSource,
   after: number,
   onEvents: (events: readonly RecordedEvent[]) => Promise<void>,
-  onError: (error: unknown, failures: number) => void = (error) => console.error('subscription failed', error),
+  // An outage (a store away, the disk full) is one line at each retry; anything else is a fault, with its stack.
+  onError: (error: unknown, failures: number) => void = (error) =>
+    console.error('subscription failed; it retries:', isUnavailable(error) ? error.message : error),
 ): Subscription {
   let stopped = false;
   const stopSignal = new Signal();

@@ -47,6 +47,14 @@ export class CollectionTables {
     return this.exists.get(`${PREFIX}${identifier(collection)}`) ? this.statementsOf(collection) : null;
   }
 
+  /**
+   * After a write that failed: a table it made went with its rollback (a full disk), and statements
+   * kept for it would fail for good. The tables that are there are found again as they are used.
+   */
+  forget(): void {
+    this.known.clear();
+  }
+
   /** The collections that have a table in the file. */
   collections(): string[] {
     return this.db.prepare<[], string>(`SELECT substr(name, ${PREFIX.length + 1}) FROM sqlite_master WHERE type = 'table' AND name GLOB '${PREFIX}*'`)

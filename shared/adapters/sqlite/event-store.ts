@@ -10,6 +10,7 @@ import { RecentEvents } from './recent-events.ts';
 import { supervise } from '../supervised.ts';
 import type { WalCheckpointer } from './wal-checkpointer.ts';
 import { openWalFile } from './open.ts';
+import { asDiskFull, orDiskFull } from './disk-full.ts';
 
 interface Row {
   position: number;
@@ -29,6 +30,8 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
+/** What a full disk's error names. */
+const LOG = 'the event log';
 /** How often a subscriber looks for events appended by another process. */
 const POLL_MS = 50;
 /** Events a subscriber reads at a time. */
@@ -84,12 +87,12 @@ export class SqliteEventStore implements EventStore {
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly flushBatch: Database.Transaction<(batch: PendingAppend[]) => Array<AppendResult | Error>>;
 
-  constructor(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
-    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, options.synchronous ?? 'FULL'));
+  constructor(private readonly path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}) {
     // No AUTOINCREMENT: events are never deleted, so a new row's rowid (the largest one plus one) is
     // already past every position ever given, and SQLite's sequence table would be one more write
     // per event (about 6 % of an append's cost). A log made with it keeps it and works the same.
-    this.db.exec(`
+    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, {
+      synchronous: options.synchronous ?? 'FULL', what: LOG, schema: `
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -102,7 +105,8 @@ export class SqliteEventStore implements EventStore {
       );
       CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
       CREATE INDEX IF NOT EXISTS events_by_actor ON events (json_extract(metadata, '$.actorId'), position);
-      CREATE TABLE IF NOT EXISTS instance_key_check (only INTEGER PRIMARY KEY CHECK (only = 1), proof TEXT NOT NULL);`);
+      CREATE TABLE IF NOT EXISTS instance_key_check (only INTEGER PRIMARY KEY CHECK (only = 1), proof TEXT NOT NULL);`,
+    }));
     this.statements = {
       revision: this.db.prepare<[string], { revision: number | null }>(
         'SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
@@ -135,6 +139,9 @@ export class SqliteEventStore implements EventStore {
         try {
           return this.appendOne(append);
         } catch (error) {
+          // SQLite rolled the whole transaction back (a full disk does): no append of the batch can
+          // be committed with it now, and one run after it would commit alone, outside the batch.
+          if (!this.db.inTransaction) throw error;
           return error instanceof Error ? error : new Error(String(error));
         }
       }));
@@ -156,19 +163,25 @@ export class SqliteEventStore implements EventStore {
       // makes this wait (busy_timeout) instead of failing the read-then-write upgrade.
       results = this.flushBatch.immediate(batch);
     } catch (error) {
-      for (const append of batch) append.reject(error);
+      const failure = this.diskFull(error);
+      for (const append of batch) append.reject(failure);
       return;
     }
     const committed: RecordedEvent[] = [];
     batch.forEach((append, i) => {
       const result = results[i]!;
-      if (result instanceof Error) return append.reject(result);
+      if (result instanceof Error) return append.reject(this.diskFull(result));
       committed.push(...recorded(append, result));
       append.resolve(result);
     });
     this.recent.add(committed);
     this.checkpointer?.committed();
     this.appended.notify();
+  }
+
+  /** A full disk's error says so (the API answers 503 naming it); any other stays as it is. */
+  private diskFull(error: unknown): unknown {
+    return asDiskFull(error, this.path, LOG);
   }
 
   async readStream(stream: string): Promise<StreamRead> {
@@ -210,7 +223,8 @@ export class SqliteEventStore implements EventStore {
 
   /** Writes `proof` unless a check is there already (another process was first): whether it did. */
   async writeKeyCheckOnce(proof: string): Promise<boolean> {
-    return this.db.prepare('INSERT OR IGNORE INTO instance_key_check (only, proof) VALUES (1, ?)').run(proof).changes === 1;
+    return orDiskFull(this.path, LOG, () =>
+      this.db.prepare('INSERT OR IGNORE INTO instance_key_check (only, proof) VALUES (1, ?)').run(proof).changes === 1);
   }
 
   subscribe(after: number, onEvents: (events: readonly RecordedEvent[]) => Promise<void>) {

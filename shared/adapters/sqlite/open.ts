@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { checkpointInWorker, type WalCheckpointer } from './wal-checkpointer.ts';
+import { orDiskFull } from './disk-full.ts';
 
 /**
  * Pages each connection keeps in memory, KiB (SQLite's own default). The driver is built with
@@ -11,14 +12,23 @@ const CACHE_KIB = 2000;
 
 /**
  * One of Berth's SQLite files, opened as both stores use them: a write-ahead log checkpointed on
- * the worker thread, waits for another process's writer, and `synchronous` as the store needs it.
+ * the worker thread, waits for another process's writer, and `synchronous` as the store needs it;
+ * then `schema` is made. A full disk fails it with a DiskFullError naming `what` the file is.
  */
-export function openWalFile(path: string, synchronous: 'FULL' | 'NORMAL'): { db: Database.Database; checkpointer: WalCheckpointer | null } {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  // Several processes may share the file (a projections or reactors process beside the API).
-  db.pragma('busy_timeout = 5000');
-  db.pragma(`synchronous = ${synchronous}`);
-  db.pragma(`cache_size = -${CACHE_KIB}`);
-  return { db, checkpointer: checkpointInWorker(db, path) };
+export function openWalFile(path: string, options: { synchronous: 'FULL' | 'NORMAL'; what: string; schema: string }): { db: Database.Database; checkpointer: WalCheckpointer | null } {
+  return orDiskFull(path, options.what, () => {
+    const db = new Database(path);
+    try {
+      db.pragma('journal_mode = WAL');
+      // Several processes may share the file (a projections or reactors process beside the API).
+      db.pragma('busy_timeout = 5000');
+      db.pragma(`synchronous = ${options.synchronous}`);
+      db.pragma(`cache_size = -${CACHE_KIB}`);
+      db.exec(options.schema);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return { db, checkpointer: checkpointInWorker(db, path) };
+  });
 }

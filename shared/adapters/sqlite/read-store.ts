@@ -5,10 +5,13 @@ import { Signal, untilAny } from '../signal.ts';
 import type { WalCheckpointer } from './wal-checkpointer.ts';
 import { openWalFile } from './open.ts';
 import { CollectionTables, identifier } from './collection-tables.ts';
+import { asDiskFull } from './disk-full.ts';
 
 /** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
 const CACHED_DOCS = 8192;
 const CACHED_LOOKUPS = 2048;
+/** What a full disk's error names. */
+const MODELS = 'the read models';
 
 /**
  * The embedded read models: JSON documents, a table per collection, in one SQLite file. With `cache`,
@@ -34,11 +37,12 @@ export class SqliteReadStore implements ReadStore {
   private readonly tables: CollectionTables;
   private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
 
-  constructor(path: string, options: { cache?: boolean } = {}) {
+  constructor(private readonly path: string, options: { cache?: boolean } = {}) {
     this.cache = options.cache ?? false;
     // NORMAL: rebuildable from the log, so a lost tail is re-projected.
-    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, 'NORMAL'));
-    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, {
+      synchronous: 'NORMAL', what: MODELS, schema: 'CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)',
+    }));
     this.tables = new CollectionTables(this.db);
     this.statements = {
       checkpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
@@ -111,8 +115,10 @@ export class SqliteReadStore implements ReadStore {
 
   /** An index on the field in the collection's table. SQLite uses it when a query names the expression literally, as the finder's does. */
   async ensureIndex(collection: string, field: string): Promise<void> {
-    const { name } = this.tables.made(collection);
-    this.db.exec(`CREATE INDEX IF NOT EXISTS ${name}_by_${identifier(field)} ON ${name} (json_extract(doc, '$.${field}'))`);
+    this.onDisk(() => {
+      const { name } = this.tables.made(collection);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name}_by_${identifier(field)} ON ${name} (json_extract(doc, '$.${field}'))`);
+    });
   }
 
   /** The lookup of a collection by a field; null while the collection has no table. */
@@ -128,12 +134,23 @@ export class SqliteReadStore implements ReadStore {
     return statement;
   }
 
+  /** Runs a write, a full disk failing it with an error that says so (the caches stay as they were). */
+  private onDisk<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      // A table the write made went with its rollback.
+      this.tables.forget();
+      throw asDiskFull(error, this.path, MODELS);
+    }
+  }
+
   version(): number | null {
     return this.cache ? this.writes : null;
   }
 
   async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
-    this.writeBatch(checkpoints, position, writes);
+    this.onDisk(() => this.writeBatch(checkpoints, position, writes));
     if (writes.length > 0) this.writes += 1;
     if (this.cache) {
       for (const name of checkpoints) {
@@ -150,7 +167,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void> {
-    this.replace(collections, docs, checkpoints, position);
+    this.onDisk(() => this.replace(collections, docs, checkpoints, position));
     this.writes += 1;
     if (this.cache) {
       for (const key of [...this.docs.keys()]) if (collections.includes(key.slice(0, key.indexOf('\u0000')))) this.docs.delete(key);
@@ -229,10 +246,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async clear(): Promise<void> {
-    this.db.transaction(() => {
+    this.onDisk(() => this.db.transaction(() => {
       for (const collection of this.tables.collections()) this.tables.existing(collection)?.empty.run();
       this.db.exec('DELETE FROM checkpoints');
-    })();
+    })());
     this.writes += 1;
     this.docs.clear();
     this.lookups.clear();

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { meansNoRoom } from './disk-full.ts';
 
 /**
  * How often, at most, the worker checkpoints while commits keep coming. A page written by many
@@ -40,7 +41,7 @@ parentPort.on('message', ({ id, path, close }) => {
       db.pragma('wal_checkpoint(PASSIVE)');
     }
     parentPort.postMessage({ id, error: null });
-  } catch (error) { parentPort.postMessage({ id, error: String(error) }); }
+  } catch (error) { parentPort.postMessage({ id, error: String(error), code: error.code }); }
 });`;
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -59,7 +60,7 @@ const shared = {
   worker: null as Worker | null,
   nextId: 1,
   /** Each open file's handler of the worker's answers (null: its checkpoint or close went well; `gone`: no more will come), by id. */
-  files: new Map<number, (error: string | null, gone?: boolean) => void>(),
+  files: new Map<number, (error: string | null, gone?: boolean, code?: string) => void>(),
   /** Files closing: the worker is held (referenced) while any is, so the process waits for their answers. */
   closing: 0,
 };
@@ -68,7 +69,7 @@ function workerThread(): Worker {
   if (shared.worker) return shared.worker;
   const worker = new Worker(WORKER, { eval: true, workerData: { driver } });
   worker.unref();
-  worker.on('message', ({ id, error }: { id: number; error: string | null }) => shared.files.get(id)?.(error));
+  worker.on('message', ({ id, error, code }: { id: number; error: string | null; code?: string }) => shared.files.get(id)?.(error, false, code));
   const failed = (error: unknown) => {
     if (shared.worker !== worker) return;
     shared.worker = null;
@@ -98,7 +99,7 @@ export class WalCheckpointer {
     /** Called once if the worker fails: the writer then checkpoints as SQLite does by default. */
     private readonly onFailure: () => void,
   ) {
-    shared.files.set(this.id, (error, gone) => this.answered(error, gone));
+    shared.files.set(this.id, (error, gone, code) => this.answered(error, gone, code));
   }
 
   /** After a commit: checkpoint soon, on the worker's thread. */
@@ -126,11 +127,13 @@ export class WalCheckpointer {
     workerThread().postMessage({ id: this.id, path: this.path });
   }
 
-  private answered(error: string | null, gone = false): void {
+  private answered(error: string | null, gone = false, code?: string): void {
     this.running = false;
     this.unanswered = gone ? 0 : this.unanswered - 1;
     if (this.closed) return void (this.unanswered === 0 && this.closed());
-    if (error !== null) return this.fail();
+    // A full disk is no fault of the worker: the next commit tries again, and once there is room
+    // the checkpoints go on here (giving them up would stall commits until a restart).
+    if (error !== null && !meansNoRoom(code, this.path)) return this.fail();
     if (this.behind) {
       this.behind = false;
       this.committed();
