@@ -3,7 +3,7 @@
 // version and a rollback target, so its record and log stay; the older cancelled ones go.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDeployingBerth, until } from '../support/deployer.ts';
+import { newImageApp, startDeployingBerth, until } from '../support/deployer.ts';
 
 type Running = Awaited<ReturnType<typeof startDeployingBerth>>;
 
@@ -12,12 +12,7 @@ describe('deployment records kept per service', () => {
   before(async () => { it_ = await startDeployingBerth({ config: { deployConcurrency: 2, keepDeployments: 2 } }); });
   after(() => it_.stop());
 
-  const newApp = async (name: string) => {
-    const { projectId } = await it_.berth.ok('project.create', { name: `p-${name}` });
-    const { applicationId } = await it_.berth.ok('application.create', { name, projectId });
-    await it_.berth.ok('application.saveContainerProvider', { applicationId, containerImage: `${name}:1` });
-    return applicationId as string;
-  };
+  const newApp = (name: string) => newImageApp(it_.berth, name);
   const deploy = async (applicationId: string) => (await it_.berth.ok('application.deploy', { applicationId })).deploymentId as string;
   const kept = async (applicationId: string, count: number) => {
     const deadline = Date.now() + 5000;

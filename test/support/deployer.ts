@@ -91,3 +91,11 @@ export async function until(berth: TestBerth, deploymentId: string, status: stri
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** A project of its own and an application in it that deploys the image `<name>:1`: the application's id. */
+export async function newImageApp(berth: TestBerth, name: string): Promise<string> {
+  const { projectId } = await berth.ok('project.create', { name: `p-${name}` });
+  const { applicationId } = await berth.ok('application.create', { name, projectId });
+  await berth.ok('application.saveContainerProvider', { applicationId, containerImage: `${name}:1` });
+  return applicationId as string;
+}

@@ -27,6 +27,7 @@ import type { Report } from '../runtime/report.ts';
 import { untilActionsBeforeAnswered } from './actions-first.ts';
 import { recordPublishedPorts } from './published-ports.ts';
 import { DeploymentQueue } from './queue.ts';
+import { HeldEnds } from './held-ends.ts';
 import { isRestorePending, restoreWhenReachable } from './restore-pending.ts';
 import { secretsOf } from './secrets.ts';
 import { strandedDeployments } from './stranded.ts';
@@ -102,9 +103,22 @@ export class Deployer {
   private readonly shutdown = new AbortController();
   /** The interrupted deployments whose services are put back once the engine answers (see recover). */
   private readonly restoring = new Set<Promise<void>>();
+  /** Ends of deployments with the next one of their service waiting: the status stays `running` meanwhile. */
+  private readonly heldEnds = new HeldEnds(({ deployment, step, cause }) => this.follow(deployment, step, cause));
 
   constructor(private readonly deps: DeployerDeps) {
     this.queue = new DeploymentQueue<Job>(deps.concurrency, (job) => this.runJob(job));
+  }
+
+  /**
+   * Runs `work` in the service's turn (see DeploymentQueue.alone), the status the last deployment
+   * left reported first: an action's outcome then lands after it.
+   */
+  inTurn<T>(serviceId: string, work: () => Promise<T>, first?: () => Promise<unknown>): Promise<T> {
+    return this.queue.alone(serviceId, async () => {
+      await this.heldEnds.release(serviceId);
+      return work();
+    }, first);
   }
 
   private now = () => this.deps.clock.now().toISOString();
@@ -139,7 +153,16 @@ export class Deployer {
     };
   }
 
-  private async runJob({ deploymentId, cause }: Job): Promise<void> {
+  private async runJob(job: Job): Promise<void> {
+    try {
+      await this.runDeployment(job);
+    } finally {
+      // Nothing of the service waits any more, or nothing starts now: the held end is its status.
+      if (this.stopping || !this.queue.hasWaiting(job.serviceId)) await this.heldEnds.release(job.serviceId);
+    }
+  }
+
+  private async runDeployment({ deploymentId, serviceId, cause }: Job): Promise<void> {
     const { report } = this.deps;
     const queued = await this.deployment(deploymentId);
     if (!queued || queued.status !== 'queued') return;
@@ -155,9 +178,10 @@ export class Deployer {
       return;
     }
     const started = await report<Deployment>(deploymentAggregate, deploymentId, {
-      type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: service.status },
+      type: 'StartDeployment', data: { deploymentId, at: this.now(), statusBefore: this.heldEnds.statusLeft(serviceId) ?? service.status },
     }, cause);
     if (started.position === 0 || !started.after) return; // cancelled meanwhile, or another reactor took it
+    this.heldEnds.drop(serviceId);
     // Abortable from here: a cancellation the reactor hears while the start is reported is not lost,
     // and one asked before this point is read back from the log.
     const controller = new AbortController();
@@ -194,7 +218,12 @@ export class Deployer {
     } finally {
       this.running.delete(deploymentId);
     }
-    if (ended) await this.follow(ended, step, cause);
+    if (ended) {
+      // The next deployment of the service waits: the status stays `running` until that one ends. Not
+      // a database's: its deploy answers with the status its own deployment's end gave it.
+      if (!this.stopping && !queued.databaseId && this.queue.hasWaiting(serviceId)) this.heldEnds.hold(serviceId, { deployment: ended, step, cause });
+      else await this.follow(ended, step, cause);
+    }
     await this.prune(queued, cause, service.appName);
   }
 
@@ -261,6 +290,7 @@ export class Deployer {
     this.shutdown.abort(new Error(INTERRUPTED));
     for (const controller of this.running.values()) controller.abort(new Error(INTERRUPTED));
     await this.queue.pause();
+    await this.heldEnds.releaseAll();
     await Promise.allSettled([...this.restoring]);
   }
 
@@ -345,7 +375,9 @@ export class Deployer {
         if (event.type === 'DeploymentQueued') {
           this.queue.add({ deploymentId, serviceId: serviceOf(event.data as NewDeployment), cause: event });
         } else if (event.type === 'DeploymentCancelled') {
-          this.queue.forget(deploymentId);
+          const forgotten = this.queue.forget(deploymentId);
+          // The last of its service that waited: the status is what the one before it left.
+          if (forgotten && !this.queue.hasJobsOf(forgotten.serviceId)) await this.heldEnds.release(forgotten.serviceId);
         } else if (event.type === 'DeploymentCancellationRequested') {
           this.abort(deploymentId);
         }

@@ -33,6 +33,16 @@ export class DeploymentQueue<J extends QueuedJob> {
     return [...this.running.values()].some((job) => job.deploymentId === deploymentId);
   }
 
+  /** Whether a job of the service waits, or one runs: its turn is not over. */
+  hasJobsOf(serviceId: string): boolean {
+    return this.running.has(serviceId) || this.waiting.some((job) => job.serviceId === serviceId);
+  }
+
+  /** Whether a job of the service waits for its turn. */
+  hasWaiting(serviceId: string): boolean {
+    return this.waiting.some((job) => job.serviceId === serviceId);
+  }
+
   /**
    * Runs `work` in the service's turn: once the job of the service that runs has ended, ahead of
    * the ones that wait, which start only after it. The turn is taken at once, so no job of the
@@ -61,12 +71,13 @@ export class DeploymentQueue<J extends QueuedJob> {
     });
   }
 
-  /** Drops a job that waits (its deployment was cancelled before it ran): it will not take a slot. */
-  forget(deploymentId: string): void {
+  /** Drops a job that waits (its deployment was cancelled before it ran): it will not take a slot. Answers the job dropped. */
+  forget(deploymentId: string): J | null {
     const index = this.waiting.findIndex((job) => job.deploymentId === deploymentId);
-    if (index < 0) return;
-    this.waiting.splice(index, 1);
+    if (index < 0) return null;
+    const [job] = this.waiting.splice(index, 1);
     this.known.delete(deploymentId);
+    return job!;
   }
 
   /**

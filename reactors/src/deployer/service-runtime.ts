@@ -101,7 +101,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
       if (cancelled > 0 && actions.isOnEngine && !(await actions.isOnEngine(record))) return;
       await action(record);
     };
-    void deployer.queue.alone(id, async () => {
+    void deployer.inTurn(id, async () => {
       if (answered) return;
       const outcome = failedFirst ?? await perform().then(() => ({ reason: null }), failureOf);
       // Reported in the turn: a deployment waiting behind the action starts from the status it left.
@@ -120,7 +120,7 @@ export function serviceRuntime<R>(deps: DeployerDeps, deployer: Deployer, kind: 
 
   async function removeRuntime(event: RecordedEvent): Promise<void> {
     const id = idOf(event);
-    await deployer.queue.alone(id, async () => {
+    await deployer.inTurn(id, async () => {
       const { record } = await recordAt(id, event.position);
       if (!record) return;
       await actions.remove(record);

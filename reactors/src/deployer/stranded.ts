@@ -1,7 +1,9 @@
 // A service left `running` by a deployment that has ended: the end and the service's status change
 // are two appends, and a crash between them leaves the service `running` for good, which the
 // deployer's recovery (deployments still `running`) does not see. Found from the service's own
-// history: the event that last made it `running` came from a deployment that is finished now.
+// history: the event that last made it `running` came from a deployment that is finished now. A
+// deployment that started with the service `running` already (queued behind one that ended, see
+// held-ends.ts) made no such event: the service then follows the one of its deployments that ended last.
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
@@ -34,6 +36,10 @@ function runningSince(aggregate: AnyAggregate, statusField: string, events: read
   return cause;
 }
 
+/** The deployment that ended last; null when none did. */
+const lastEnded = (deployments: readonly Deployment[]): Deployment | null =>
+  deployments.reduce<Deployment | null>((last, deployment) => (last === null || (deployment.finishedAt ?? '') > (last.finishedAt ?? '') ? deployment : last), null);
+
 /** The ended deployments that left their services `running`. */
 export async function strandedDeployments(eventStore: EventStore, readStore: ReadStore): Promise<Deployment[]> {
   const stranded: Deployment[] = [];
@@ -44,7 +50,10 @@ export async function strandedDeployments(eventStore: EventStore, readStore: Rea
       const deploymentId = runningSince(aggregate, statusField, events);
       if (deploymentId === null) continue; // made `running` by hand (markRunning, changeStatus)
       const deployment = (await load(eventStore, deploymentAggregate, deploymentId)).state as Deployment | null;
-      if (deployment && FINISHED.has(deployment.status)) stranded.push(deployment);
+      if (!deployment || !FINISHED.has(deployment.status)) continue;
+      const deployments = await readStore.find('deployment', aggregate.idField, id) as unknown as Deployment[];
+      if (deployments.some((later) => later.status === 'running')) continue; // one still runs (put back later): it ends the status
+      stranded.push(lastEnded(deployments.filter((ended) => FINISHED.has(ended.status) && ended.startedAt !== null)) ?? deployment);
     }
   }
   return stranded;
