@@ -5,6 +5,7 @@
 // who never hang up.
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '@berth/shared/errors';
+import { endWhenStalled } from './stalled-stream.ts';
 
 /** How stale the last "still allowed" may be when an event is about to be sent. */
 const RECHECK_MS = 1000;
@@ -32,6 +33,7 @@ export class Streams {
     const ended = new Promise<void>((resolve) => reply.raw.once('close', resolve));
     this.open.add(ended);
     void ended.then(() => this.open.delete(ended));
+    endWhenStalled(reply.raw);
     return streamLifetime(reply, this.closing.signal, allowed);
   }
 

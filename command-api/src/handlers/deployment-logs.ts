@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
 import { FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { roomIn } from '../room-in.ts';
 import { StreamedAnswer } from '../streamed.ts';
 import type { StreamLifetime } from '../stream-lifetime.ts';
 
@@ -14,6 +15,15 @@ const HEARTBEAT_MS = 15_000;
 // (a build's progress output) is sent as several, or it could forge an `end` event.
 const lineEvents = (text: string) =>
   text.split(/\r\n|\r|\n/).filter((line, i, lines) => line !== '' || i < lines.length - 1).map((line) => `event: line\ndata: ${line}\n\n`).join('');
+
+/** About how much of the log is sent at once. */
+const SLICE_CHARS = 64 * 1024;
+
+/** Where the next slice of `text` to send ends: after its last whole line within SLICE_CHARS (or its first line, if longer); 0 when no line is whole. */
+function sliceEnd(text: string): number {
+  const within = text.lastIndexOf('\n', SLICE_CHARS - 1) + 1;
+  return within > 0 ? within : text.indexOf('\n') + 1;
+}
 
 export class FollowedLog extends StreamedAnswer {
   constructor(
@@ -28,24 +38,30 @@ export class FollowedLog extends StreamedAnswer {
   send(_request: FastifyRequest, reply: FastifyReply, lifetime: StreamLifetime) {
     const out = new PassThrough();
     out.write(': following\n\n');
-    let closed = false;
-    const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const end = () => { closed = true; clearInterval(heartbeat); };
+    const stop = new AbortController();
+    // A follower that is not reading needs no keep-alive, and is sent no more until it takes what waits.
+    const heartbeat = setInterval(() => { if (!out.writableNeedDrain) out.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
+    const end = () => { clearInterval(heartbeat); stop.abort(); };
     reply.raw.once('close', end);
     lifetime.signal.addEventListener('abort', end, { once: true });
     void (async () => {
       let offset = 0;
       let pending = '';
       try {
-        while (!closed && await lifetime.stillAllowed()) {
+        while (!stop.signal.aborted && await lifetime.stillAllowed()) {
           // Read the status first: a line written before the end is then never missed.
           const deployment = await this.current();
           const text = await this.logs.read(this.deploymentId, offset);
           offset += Buffer.byteLength(text);
           pending += text;
-          const cut = pending.lastIndexOf('\n') + 1;
-          if (cut > 0) out.write(lineEvents(pending.slice(0, cut)));
-          pending = pending.slice(cut);
+          // A slice at a time, each once the follower has taken the last: a long log so far (or a
+          // burst of output) is not queued whole for a follower that does not read.
+          for (let cut = sliceEnd(pending); cut > 0 && !stop.signal.aborted; cut = sliceEnd(pending)) {
+            out.write(lineEvents(pending.slice(0, cut)));
+            pending = pending.slice(cut);
+            await roomIn(out, stop.signal);
+          }
+          if (stop.signal.aborted) break;
           if (!deployment || FINISHED.has(deployment.status)) {
             if (pending) out.write(lineEvents(`${pending}\n`));
             out.write(`event: end\ndata: ${JSON.stringify({ status: deployment?.status ?? 'removed', reason: deployment?.reason ?? null })}\n\n`);

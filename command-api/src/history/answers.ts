@@ -1,11 +1,12 @@
 // The shapes the history answers in: a page with a cursor, NDJSON for exports, server-sent events
 // for followers (and a long poll for clients that do not ask for an event stream).
-import { Readable, PassThrough, type Writable } from 'node:stream';
+import { Readable, PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { END_OF_SELECTION } from '@berth/shared/contract/events';
 import type { RecordedEvent } from '@berth/shared/events/event';
 import { shownEvent } from '@berth/shared/events/shown';
 import type { EventStore } from '@berth/shared/ports/event-store';
+import { roomIn } from '../room-in.ts';
 import { StreamedAnswer } from '../streamed.ts';
 import type { StreamLifetime } from '../stream-lifetime.ts';
 import { followSelection, followToEnd, hasEnded, readSelection, sizeOf } from './follow.ts';
@@ -93,20 +94,6 @@ const HEARTBEAT_MS = 15_000;
 /** How long a follower that does not take an event stream waits for the first new event. */
 const LONG_POLL_MS = 20_000;
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
-
-/** Resolves once `out` has room again (at once if it has), or once the follower has gone. */
-function roomIn(out: Writable, stop: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (!out.writableNeedDrain || stop.aborted) return resolve();
-    const done = () => {
-      out.off('drain', done);
-      stop.removeEventListener('abort', done);
-      resolve();
-    };
-    out.once('drain', done);
-    stop.addEventListener('abort', done, { once: true });
-  });
-}
 
 const frame = (event: RecordedEvent) => `id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(inHistory(event))}\n\n`;
 
