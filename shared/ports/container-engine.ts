@@ -196,10 +196,11 @@ export interface ContainerEngine {
   removeImage(reference: string): Promise<void>;
   /**
    * Removes the image `imageId` unless anything uses it: without force, so the engine refuses one an
-   * image is built on or a container runs from; one with a tag or digest stays too. Its parents stay.
+   * image is built on or a container runs from; one with a tag or digest stays too. Its parents stay,
+   * unless `withParents`: then its untagged parents nothing else uses go too (a build's steps).
    * True when it was removed; false when it is in use or gone.
    */
-  removeUnusedImage(imageId: string): Promise<boolean>;
+  removeUnusedImage(imageId: string, options?: { withParents?: boolean }): Promise<boolean>;
   /** The labels of the image's configuration; null when there is no such image. */
   imageLabels(reference: string): Promise<Record<string, string> | null>;
   /** Logs in to the registry; throws EngineError with the registry's reason when it refuses. */

@@ -17,6 +17,7 @@ import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 import { registryLogins } from './registries.ts';
 import { claimProject } from './project.ts';
+import { projectImages, removeReplacedImages } from './replaced-images.ts';
 
 const NO_SIGNAL = new AbortController().signal;
 const quiet = () => {};
@@ -93,6 +94,11 @@ export async function composeUp(deps: ComposeDeps, work: ComposeWork, fetched: F
   const ignored = unusedByTheComposeTool(fetched.text);
   if (ignored.length > 0) work.log(`The compose tool does not use, so ignores: ${ignored.join(', ')} (a stack's settings: deploy it as a stack for them)`);
   await claimProject(deps, work.compose);
-  await compose(deps, work.compose, fetched.file, args, work);
+  const before = await projectImages(deps, work.compose);
+  try {
+    await compose(deps, work.compose, fetched.file, args, work);
+  } finally {
+    await removeReplacedImages(deps, before, work.log);
+  }
   return { image: `compose project ${work.compose.appName}`, revision: fetched.revision };
 }

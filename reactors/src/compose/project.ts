@@ -9,6 +9,7 @@ import { PROJECT_LABEL, composeProjectName, isProjectOf } from '@berth/shared/do
 import { DeploymentFailure } from '../deployer/env.ts';
 import { foreignObjectReason } from '@berth/shared/domain/ownership';
 import type { ComposeDeps } from './deps.ts';
+import { builtImageNames } from './built-images.ts';
 
 const ofProject = (appName: string) => ({ label: `${PROJECT_LABEL}=${composeProjectName(appName)}` });
 const RUNNING = new Set(['running', 'restarting', 'paused']);
@@ -33,14 +34,17 @@ export async function stopProject(deps: ComposeDeps, compose: Pick<Compose, 'app
 }
 
 /**
- * Containers stopped then removed, then the project's networks; named volumes are kept, as `down`
- * without `-v` keeps them. The networks carry no folder: they go only when no container of the
- * project's name is left, so another's project keeps its networks.
+ * Containers stopped then removed, with the images the tool built for them, then the project's
+ * networks; named volumes are kept, as `down` without `-v` keeps them. The networks carry no
+ * folder: they go only when no container of the project's name is left, so another's project keeps its networks.
  */
 export async function removeProject(deps: ComposeDeps, compose: Pick<Compose, 'appName'>): Promise<void> {
   await stopProject(deps, compose);
   const containers = await projectContainers(deps, compose);
+  const built = builtImageNames(containers, composeProjectName(compose.appName));
   await Promise.all(containers.map((container) => deps.engine.removeContainer(container.containerId)));
+  // Its name goes; the image, with its steps, once nothing uses it (as `down --rmi local` does). A refusal leaves it: the removal goes on.
+  for (const name of built) await deps.engine.removeImage(name).catch(() => undefined);
   if ((await labelled(deps, compose)).length > 0) return;
   for (const network of await deps.engine.listNetworks(ofProject(compose.appName))) await deps.engine.removeNetwork(network);
 }

@@ -59,3 +59,18 @@ export async function removeObjects(deps: ComposeDeps, namespace: string, mark?:
     for (const name of await deps.stacks.objects(kind, namespace, mark)) await deps.stacks.removeObject(kind, name).catch(() => false);
   }
 }
+
+/**
+ * After a failed or cancelled deploy, the secrets and configs no service `names` (the stack as it was
+ * put back) uses: the new contents that deploy created, one more per failed deploy until one succeeds.
+ * A failure here is logged: the deployment failed already, for its own reason.
+ */
+export async function pruneObjectsAfterFailure(deps: ComposeDeps, spec: StackSpec, names: readonly string[], log: (line: string) => void): Promise<void> {
+  try {
+    const current = await Promise.all(names.map((name) => deps.engine.inspectService(name)));
+    const services = current.flatMap((info) => (info ? [info.spec as unknown as StackServiceSpec] : []));
+    await pruneObjects(deps, spec, services, log);
+  } catch (error) {
+    log(`Could not remove the secrets and configs of this deployment: ${String(error)}`);
+  }
+}

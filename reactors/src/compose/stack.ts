@@ -14,7 +14,7 @@ import type { DeploymentResult } from '../deployer/work.ts';
 import type { ComposeDeps } from './deps.ts';
 import { readingTheFile } from './file-failure.ts';
 import { registryAuths } from './registries.ts';
-import { pruneObjects, removeObjects, withObjects } from './stack-objects.ts';
+import { pruneObjects, pruneObjectsAfterFailure, removeObjects, withObjects } from './stack-objects.ts';
 import { besideTheFile, type FetchedCompose } from './source.ts';
 import type { ComposeWork } from './work.ts';
 import { claimStack, composeMark, stackServices } from './stack-owner.ts';
@@ -64,6 +64,7 @@ export async function deployStack(deps: ComposeDeps, work: ComposeWork, fetched:
         () => work.log(`Brought back the service ${info.spec.Name}`),
         (error: unknown) => work.log(`Could not bring back ${info.spec.Name}: ${String(error)}`));
     }
+    await pruneObjectsAfterFailure(deps, spec, [...services, ...gone.map((info) => info.spec)].map((service) => service.Name), work.log);
     throw failed.reason;
   }
   await pruneObjects(deps, spec, services, work.log);

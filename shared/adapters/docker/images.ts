@@ -98,14 +98,14 @@ export async function removeImage(docker: Docker, reference: string): Promise<vo
   }
 }
 
-export async function removeUnusedImage(docker: Docker, imageId: string): Promise<boolean> {
+export async function removeUnusedImage(docker: Docker, imageId: string, options: { withParents?: boolean } = {}): Promise<boolean> {
   const image = docker.getImage(pathName('image', imageId));
   const found = await inspectedOrNull(() => image.inspect());
   // Removed by its id, a tagged image would lose its tag and go: one with a name is someone's.
   if (!found || (found.RepoTags ?? []).length > 0 || (found.RepoDigests ?? []).length > 0) return false;
   try {
-    // noprune: its untagged parents are for the caller to weigh, each on its own.
-    await image.remove({ noprune: true });
+    // noprune: its untagged parents are for the caller to weigh, each on its own (unless told they go with it).
+    await image.remove({ noprune: !options.withParents });
     return true;
   } catch (error) {
     // 409: an image is built on it or a container runs from it (the engine's refusal, without force).
