@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addNewest, dropOldest, setNewest } from './bounded.ts';
+import { addNewest, dropOldest, setNewest, WeighedMap } from './bounded.ts';
 
 test('a bounded map drops its least recently set entry, through refreshes, removals and a clear', () => {
   const map = new Map<string, number>();
@@ -47,4 +47,30 @@ test('a bounded set keeps exactly the members added most recently, over many ins
     if (order.length > 1000) order.shift();
   }
   assert.deepEqual([...set], order);
+});
+
+test('a weighed map drops its oldest entries once their weight passes its bound, and never keeps one heavier than the bound', () => {
+  const map = new WeighedMap<string, string>(10, 100);
+  map.set('a', 'x', 40);
+  map.set('b', 'x', 40);
+  map.set('a', 'y', 30); // refreshed: b is the oldest now, and the total 70
+  assert.equal(map.total, 70);
+  map.set('c', 'x', 40); // 110: b goes
+  assert.deepEqual([...map.keys()], ['a', 'c']);
+  assert.equal(map.total, 70);
+  map.set('huge', 'x', 101);
+  assert.equal(map.has('huge'), false);
+  assert.deepEqual([...map.keys()], ['a', 'c']);
+  map.delete('a');
+  assert.equal(map.total, 40);
+  assert.equal(map.get('c'), 'x');
+  map.clear();
+  assert.equal(map.total, 0);
+});
+
+test('a weighed map keeps its count bound too', () => {
+  const map = new WeighedMap<number, number>(3, Infinity);
+  for (let i = 0; i < 10; i++) map.set(i, i, 1);
+  assert.deepEqual([...map.keys()], [7, 8, 9]);
+  assert.equal(map.total, 3);
 });

@@ -47,3 +47,57 @@ export function dropOldest<K, V>(map: Map<K, V>): [K, V] | undefined {
   map.delete(oldest.value);
   return entry;
 }
+
+/**
+ * A map that keeps its newest entries within a count and a total weight (bytes, as the caller
+ * measures them): past either bound the oldest go. For caches whose values vary in size, which a
+ * count alone would let hold hundreds of megabytes of large records.
+ */
+export class WeighedMap<K, V> {
+  private readonly entries = new Map<K, { readonly value: V; readonly weight: number }>();
+  private weight = 0;
+
+  constructor(private readonly maxEntries: number, private readonly maxWeight: number) {}
+
+  /** The weight of the entries kept. */
+  get total(): number {
+    return this.weight;
+  }
+
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
+  get(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Sets `key` as the newest entry; one heavier than the whole bound is not kept (it would push out all the others). */
+  set(key: K, value: V, weight: number): void {
+    this.delete(key);
+    if (weight > this.maxWeight) return;
+    this.entries.set(key, { value, weight });
+    this.weight += weight;
+    while (this.entries.size > this.maxEntries || this.weight > this.maxWeight) {
+      const oldest = dropOldest(this.entries);
+      if (!oldest) break;
+      this.weight -= oldest[1].weight;
+    }
+  }
+
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+
+  keys(): IterableIterator<K> {
+    return this.entries.keys();
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+}

@@ -15,8 +15,9 @@ const READ_MODEL_QUERIES = new Set([
   ...['dbalpha', 'dbbeta', 'dbgamma', 'dbdelta', 'dbepsilon'].map((engine) => `${engine}.one`),
 ]);
 
-/** Answers kept per operation at most; past it the oldest goes. */
+/** Answers kept per operation at most, and their bytes at most; past either the oldest go. */
 const KEPT = 1024;
+const KEPT_BYTES = 8 * 1024 * 1024;
 
 /** What the answer depends on of the caller: an admin sees everything, a user its access lists and the fields it may see. */
 const sightOf = (actor: Actor | null) => (!actor || actor.rol === 'admin'
@@ -27,7 +28,7 @@ export class AnswerCache {
   private constructor(private readonly answers: ReadModelMemo<string | Buffer>) {}
 
   static for(store: ReadStore, operation: Operation): AnswerCache | null {
-    return READ_MODEL_QUERIES.has(operation.name) ? new AnswerCache(new ReadModelMemo(store, KEPT)) : null;
+    return READ_MODEL_QUERIES.has(operation.name) ? new AnswerCache(new ReadModelMemo<string | Buffer>(store, KEPT, (body) => Buffer.byteLength(body), KEPT_BYTES)) : null;
   }
 
   /** The kept answer, or the one `write` gives now, as bytes: a large answer is then neither encoded nor measured again per request. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
-import { setNewest } from '../../bounded.ts';
+import { setNewest, WeighedMap } from '../../bounded.ts';
 import { Signal, untilAny } from '../signal.ts';
 import type { WalCheckpointer } from './wal-checkpointer.ts';
 import { openWalFile } from './open.ts';
@@ -9,6 +9,10 @@ import { asDiskFull } from './disk-full.ts';
 
 /** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
 const CACHED_DOCS = 8192;
+/** And the documents' JSON text at most, characters: a few large records (a long env, a stack file) would otherwise fill the count. */
+const CACHED_DOC_CHARS = 16 * 1024 * 1024;
+/** What a document known to be absent weighs in the cache. */
+const ABSENT = 1;
 const CACHED_LOOKUPS = 2048;
 /** What a full disk's error names. */
 const MODELS = 'the read models';
@@ -20,7 +24,7 @@ const MODELS = 'the read models';
  */
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
-  private readonly docs = new Map<string, Doc | null>();
+  private readonly docs = new WeighedMap<string, Doc | null>(CACHED_DOCS, CACHED_DOC_CHARS);
   /** Lookup answers per collection, dropped whenever the collection is written. */
   private readonly lookups = new Map<string, Map<string, Doc[]>>();
   private readonly cache: boolean;
@@ -35,7 +39,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly finders = new Map<string, Database.Statement<[FieldValue], { doc: string }>>();
   private readonly statements;
   private readonly tables: CollectionTables;
-  private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => void;
+  /** Commits the writes and checkpoints; answers each write's JSON length (what it weighs in the cache). */
+  private readonly writeBatch: (checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => number[];
 
   constructor(private readonly path: string, options: { cache?: boolean } = {}) {
     this.cache = options.cache ?? false;
@@ -54,19 +59,25 @@ export class SqliteReadStore implements ReadStore {
         ON CONFLICT DO UPDATE SET position = MAX(position, excluded.position)`),
     };
     this.writeBatch = this.db.transaction((checkpoints: readonly string[], position: number, writes: readonly DocWrite[]) => {
-      for (const write of writes) {
+      const weights = writes.map((write) => {
         const table = this.tables.made(write.collection);
-        if (write.doc === null) table.remove.run(write.id);
-        else table.put.run(write.id, JSON.stringify(write.doc));
-      }
+        if (write.doc === null) {
+          table.remove.run(write.id);
+          return ABSENT;
+        }
+        const text = JSON.stringify(write.doc);
+        table.put.run(write.id, text);
+        return text.length;
+      });
       if (checkpoints.length > 0) this.statements.setCheckpoints.run(position, JSON.stringify(checkpoints));
+      return weights;
     });
   }
 
   private readonly replace = (collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number) =>
     this.db.transaction(() => {
       for (const collection of collections) this.tables.existing(collection)?.empty.run();
-      this.writeBatch(checkpoints, position, docs);
+      return this.writeBatch(checkpoints, position, docs);
     })();
 
   private read(collection: string, id: string): Doc | null {
@@ -74,7 +85,7 @@ export class SqliteReadStore implements ReadStore {
     if (this.cache && this.docs.has(key)) return this.docs.get(key)!;
     const row = this.tables.existing(collection)?.get.get(id);
     const doc: Doc | null = row ? JSON.parse(row.doc) : null;
-    if (this.cache) setNewest(this.docs, key, doc, CACHED_DOCS);
+    if (this.cache) this.docs.set(key, doc, row ? row.doc.length : ABSENT);
     return doc;
   }
 
@@ -145,21 +156,26 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /** The documents just written, as the newest kept (each weighing its JSON's length); their collections' lookups are stale now. */
+  private keep(writes: readonly DocWrite[], weights: readonly number[]): void {
+    writes.forEach((write, i) => {
+      this.docs.set(docKey(write.collection, write.id), write.doc, weights[i]!);
+      this.lookups.delete(write.collection);
+    });
+  }
+
   version(): number | null {
     return this.cache ? this.writes : null;
   }
 
   async commit(checkpoints: readonly string[], position: number, writes: readonly DocWrite[]): Promise<void> {
-    this.onDisk(() => this.writeBatch(checkpoints, position, writes));
+    const weights = this.onDisk(() => this.writeBatch(checkpoints, position, writes));
     if (writes.length > 0) this.writes += 1;
     if (this.cache) {
       for (const name of checkpoints) {
         this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
       }
-      for (const write of writes) {
-        setNewest(this.docs, docKey(write.collection, write.id), write.doc, CACHED_DOCS);
-        this.lookups.delete(write.collection);
-      }
+      this.keep(writes, weights);
       this.release();
     }
     this.checkpointer?.committed();
@@ -167,14 +183,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async replaceCollections(collections: readonly string[], docs: readonly DocWrite[], checkpoints: readonly string[], position: number): Promise<void> {
-    this.onDisk(() => this.replace(collections, docs, checkpoints, position));
+    const weights = this.onDisk(() => this.replace(collections, docs, checkpoints, position));
     this.writes += 1;
     if (this.cache) {
       for (const key of [...this.docs.keys()]) if (collections.includes(key.slice(0, key.indexOf('\u0000')))) this.docs.delete(key);
-      for (const write of docs) {
-        setNewest(this.docs, docKey(write.collection, write.id), write.doc, CACHED_DOCS);
-        this.lookups.delete(write.collection);
-      }
+      this.keep(docs, weights);
       for (const collection of collections) this.lookups.delete(collection);
       for (const name of checkpoints) this.committedCheckpoints.set(name, Math.max(position, this.committedCheckpoints.get(name) ?? 0));
       this.release();
