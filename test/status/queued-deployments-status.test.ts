@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { streamName } from '@berth/shared/events/event';
 import { startBerth } from '../support/berth.ts';
-import { newImageApp, startDeployingBerth, until } from '../support/deployer.ts';
+import { newImageApp, startDeployingBerth, until, type Gate } from '../support/deployer.ts';
 import { eventually } from '../support/engine.ts';
 
 type Running = Awaited<ReturnType<typeof startDeployingBerth>>;
@@ -25,29 +25,23 @@ describe('the status of a service deployed back to back', () => {
   const statusIs = (applicationId: string, status: string) => eventually(`application status ${status}`, async () =>
     (await it_.berth.ok('application.one', { applicationId })).applicationStatus === status);
 
-  it('stays running from the first deployment\'s start to the second\'s end, never done in between', async () => {
-    const applicationId = await newApp('back-to-back');
-    const first = await deploy(applicationId);
-    const gate = await it_.double.runs(first);
-    const second = await deploy(applicationId);
-    gate.open();
-    (await it_.double.runs(second)).open();
-    await until(it_.berth, second, 'done');
-    await statusIs(applicationId, 'done');
-    assert.deepEqual(await statuses(applicationId), ['idle', 'running', 'done']);
-  });
-
-  it('stays running after a failed deployment with another queued behind it, then shows how the last one ended', async () => {
-    const applicationId = await newApp('failed-then-queued');
-    const first = await deploy(applicationId);
-    const gate = await it_.double.runs(first);
-    const second = await deploy(applicationId);
-    gate.fail('the build broke');
-    (await it_.double.runs(second)).open();
-    await until(it_.berth, second, 'done');
-    await statusIs(applicationId, 'done');
-    assert.deepEqual(await statuses(applicationId), ['idle', 'running', 'done']);
-  });
+  // However the first ends, the status stays running until the second's end, which it then shows.
+  for (const [behaviour, appName, end] of [
+    ['stays running from the first deployment\'s start to the second\'s end, never done in between', 'back-to-back', (gate: Gate) => gate.open()],
+    ['stays running after a failed deployment with another queued behind it, then shows how the last one ended', 'failed-then-queued', (gate: Gate) => gate.fail('the build broke')],
+  ] as const) {
+    it(behaviour, async () => {
+      const applicationId = await newApp(appName);
+      const first = await deploy(applicationId);
+      const gate = await it_.double.runs(first);
+      const second = await deploy(applicationId);
+      end(gate);
+      (await it_.double.runs(second)).open();
+      await until(it_.berth, second, 'done');
+      await statusIs(applicationId, 'done');
+      assert.deepEqual(await statuses(applicationId), ['idle', 'running', 'done']);
+    });
+  }
 
   it('shows what the first deployment left when the one queued behind it is cancelled before it starts', async () => {
     const applicationId = await newApp('behind-cancelled');
@@ -102,14 +96,8 @@ describe('the status of a service whose next deployment waits when Berth stops',
     let it_ = await startDeployingBerth({ config: { deployConcurrency: 1 } });
     const { dataDir } = it_.berth;
     try {
-      const { projectId } = await it_.berth.ok('project.create', { name: 'p-stopped-between' });
-      const ids = [];
-      for (const name of ['waits-at-stop', 'holds-the-slot-3']) {
-        const { applicationId } = await it_.berth.ok('application.create', { name, projectId });
-        await it_.berth.ok('application.saveContainerProvider', { applicationId, containerImage: `${name}:1` });
-        ids.push(applicationId as string);
-      }
-      const [applicationId, other] = ids as [string, string];
+      const applicationId = await newImageApp(it_.berth, 'waits-at-stop');
+      const other = await newImageApp(it_.berth, 'holds-the-slot-3');
       const first = (await it_.berth.ok('application.deploy', { applicationId })).deploymentId;
       const gate = await it_.double.runs(first);
       const otherDeployment = (await it_.berth.ok('application.deploy', { applicationId: other })).deploymentId;

@@ -9,7 +9,7 @@ import type { Config } from '@berth/shared/runtime/config';
 import type { Clock } from '@berth/shared/ports/clock';
 import { startBerth, type TestBerth } from './berth.ts';
 
-interface Gate {
+export interface Gate {
   readonly work: DeploymentWork;
   open(): void;
   fail(reason: string): void;

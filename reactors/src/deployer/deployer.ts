@@ -14,7 +14,7 @@ import type { DeploymentStep } from '@berth/shared/domain/application/status';
 import type { Engine } from '@berth/shared/contract/databases';
 import { databaseAggregates, idFieldOf } from '@berth/shared/domain/database/database';
 import {
-  deploymentAggregate, FINISHED, INTERRUPTED, serviceFieldOf, serviceOf, type Deployment, type DeploymentCommand, type NewDeployment,
+  deploymentAggregate, FINISHED, INTERRUPTED, lastEndedFirst, serviceFieldOf, serviceOf, type Deployment, type DeploymentCommand, type NewDeployment,
 } from '@berth/shared/domain/deployment/deployment';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { Clock } from '@berth/shared/ports/clock';
@@ -84,13 +84,6 @@ interface Ending {
   readonly command: DeploymentCommand;
   readonly step: Exclude<DeploymentStep, 'started'>;
 }
-
-/**
- * By end, latest first (then by creation): a deploy that finishes after the ones queued behind it
- * were cancelled is the service's current version, and is kept before them.
- */
-const lastEndedFirst = (a: Deployment, b: Deployment): number =>
-  (b.finishedAt ?? '').localeCompare(a.finishedAt ?? '') || b.createdAt.localeCompare(a.createdAt);
 
 /** The last line of a deployment left `running` by a stop while its service could not be put back. */
 const LEFT_RUNNING_LINE = 'Berth stopped before the service could be put back: the next start puts it back, then ends this deployment';

@@ -7,7 +7,7 @@
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
-import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
+import { deploymentAggregate, FINISHED, lastEndedFirst, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { streamName } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
 import type { ReadStore } from '@berth/shared/ports/read-store';
@@ -36,10 +36,6 @@ function runningSince(aggregate: AnyAggregate, statusField: string, events: read
   return cause;
 }
 
-/** The deployment that ended last; null when none did. */
-const lastEnded = (deployments: readonly Deployment[]): Deployment | null =>
-  deployments.reduce<Deployment | null>((last, deployment) => (last === null || (deployment.finishedAt ?? '') > (last.finishedAt ?? '') ? deployment : last), null);
-
 /** The ended deployments that left their services `running`. */
 export async function strandedDeployments(eventStore: EventStore, readStore: ReadStore): Promise<Deployment[]> {
   const stranded: Deployment[] = [];
@@ -53,7 +49,7 @@ export async function strandedDeployments(eventStore: EventStore, readStore: Rea
       if (!deployment || !FINISHED.has(deployment.status)) continue;
       const deployments = await readStore.find('deployment', aggregate.idField, id) as unknown as Deployment[];
       if (deployments.some((later) => later.status === 'running')) continue; // one still runs (put back later): it ends the status
-      stranded.push(lastEnded(deployments.filter((ended) => FINISHED.has(ended.status) && ended.startedAt !== null)) ?? deployment);
+      stranded.push(deployments.filter((ended) => FINISHED.has(ended.status) && ended.startedAt !== null).sort(lastEndedFirst)[0] ?? deployment);
     }
   }
   return stranded;
