@@ -6,7 +6,11 @@ bash test/setup.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
 # Not under .tmp (scratch, old checkouts with their own tests) nor any dot folder (.build, .git).
-mapfile -t files < <(find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort)
+# The slowest files first (test/slowest-first.txt), then the others in name order.
+mapfile -t files < <({
+  grep -v '^#' test/slowest-first.txt | while read -r file; do [[ -f "$file" ]] && echo "$file"; done
+  find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort
+} | awk '!seen[$0]++')
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
 # something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
