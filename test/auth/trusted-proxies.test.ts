@@ -87,6 +87,18 @@ describe(`behind trusted proxies (BERTH_TRUSTED_PROXIES=${PROXY_V4}, ${PROXY_V6}
     assert.equal(await signIn(port, forging(50), ADMIN), 429, 'a new forged address is no new budget');
     assert.doesNotMatch(await berth.eventLog(), /sign-in:address:203\.0\.113\./);
   });
+  it('counts a client reached directly over IPv4 and the same client forwarded by the proxy as one', async () => {
+    const direct = '127.0.0.4'; // on a dual-stack socket, the peer is ::ffff:127.0.0.4
+    await exhaust(port, { from: direct });
+    assert.equal(await signIn(port, { from: PROXY_V4, forwardedFor: direct }, ADMIN), 429);
+  });
+
+  it('counts an IPv6 client by its /64: a fresh address in it is no fresh budget, another /64 is', async () => {
+    const inSite = (host: number) => ({ from: PROXY_V6, forwardedFor: `2001:db8:0:1::${host}` });
+    for (let i = 1; i <= LIMITS.attemptsPerAddress; i++) assert.equal(await signIn(port, inSite(i), guess()), 401);
+    assert.equal(await signIn(port, inSite(99), ADMIN), 429);
+    assert.equal(await signIn(port, { from: PROXY_V6, forwardedFor: '2001:db8:0:2::1' }, ADMIN), 200);
+  });
 });
 
 describe('without BERTH_TRUSTED_PROXIES', () => {

@@ -4,6 +4,7 @@
 import { attemptSlotsAggregate, slotWaitSeconds, type Limit } from '@berth/shared/domain/throttle/throttle';
 import { DomainError, tooManyRequests } from '@berth/shared/errors';
 import { newId } from '@berth/shared/ids';
+import { addressBudget } from './address-budget.ts';
 import type { Context } from '../context.ts';
 
 /**
@@ -49,7 +50,7 @@ export async function guarded<T>(ctx: Context, budget: Budget, keys: GuardKeys, 
   const windowMs = config.attemptWindowSeconds * 1000;
   // The address first: an attempt refused there takes nothing from the account's slots.
   const guards: Guard[] = [
-    { key: `${budget}:address:${ctx.clientAddress}`, limit: { attempts: config.attemptsPerAddress, windowMs }, isAccount: false },
+    { key: `${budget}:address:${addressBudget(ctx.clientAddress)}`, limit: { attempts: config.attemptsPerAddress, windowMs }, isAccount: false },
     { key: `${budget}:account:${keys.account}`, limit: { attempts: config.attemptsPerAccount, windowMs }, isAccount: true },
   ];
   // Refused from what this process has read, an attempt past the limit writes nothing to the log.
