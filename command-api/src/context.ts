@@ -4,6 +4,7 @@ import { streamName } from '@berth/shared/events/event';
 import { notFound } from '@berth/shared/errors';
 import { newTimeOrderedId } from '@berth/shared/ids';
 import { execute, executeAt, load, type FoldedState } from '@berth/shared/runtime/execute';
+import { MADE_AT, newestFirst } from '@berth/shared/ports/creation-order';
 import type { Doc, FieldValue } from '@berth/shared/ports/read-store';
 import type { Infrastructure } from '@berth/shared/runtime/infrastructure';
 import { processStateCache } from '@berth/shared/runtime/state-cache';
@@ -152,7 +153,7 @@ export class Context {
   /** A record as answers show it: hidden fields and those the caller may not see left out, sealed secrets opened. */
   view(aggregate: AnyAggregate, state: object | null): Doc | null {
     if (state === null) return null;
-    const { _position: _ignored, ...record } = state as Doc;
+    const { _position: _ignored, [MADE_AT]: _made, ...record } = state as Doc;
     for (const field of aggregate.hidden ?? []) delete record[field];
     for (const field of withheldFrom(this.actor, aggregate.name)) delete record[field];
     return this.secrets.reveal(record);
@@ -170,12 +171,9 @@ export class Context {
     const docs = field === undefined
       ? await this.infra.readStore.all(aggregate.name)
       : await this.infra.readStore.find(aggregate.name, field, value ?? '');
-    return docs.map((doc) => this.view(aggregate, doc)!).sort(newestFirst);
+    // Sorted before the view drops the position each was made at, which orders a burst.
+    return [...docs].sort(newestFirst).map((doc) => this.view(aggregate, doc)!);
   }
 }
 
-/** By creation, newest first: ISO timestamps order as plain strings (a locale comparison costs far more). */
-export const newestFirst = (a: Doc, b: Doc): number => {
-  const [x, y] = [String(a.createdAt ?? ''), String(b.createdAt ?? '')];
-  return x < y ? 1 : x > y ? -1 : 0;
-};
+export { newestFirst };

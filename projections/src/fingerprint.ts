@@ -12,7 +12,7 @@ import type { DocWrite, ReadStore } from '@berth/shared/ports/read-store';
 import type { Projection } from './projection.ts';
 
 /** Bump it when a read model's documents could come out differently from the same log (a field added, renamed, computed otherwise). */
-export const PROJECTIONS_VERSION = 1;
+export const PROJECTIONS_VERSION = 2; // 2: entity documents keep the position they were made at
 
 export const BUILT_COLLECTION = 'projectionsBuilt';
 const BUILT_ID = 'fingerprint';

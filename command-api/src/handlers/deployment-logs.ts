@@ -1,6 +1,7 @@
 // `deployment.logs?follow=true`: the log so far, then each new line as the reactors write it, as
 // server-sent events (`line` events), ending with an `end` event once the deployment has ended.
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DeploymentLogs } from '@berth/shared/adapters/deployment-logs';
 import { FINISHED, type Deployment } from '@berth/shared/domain/deployment/deployment';
@@ -18,6 +19,8 @@ const lineEvents = (text: string) =>
 
 /** About how much of the log is sent at once. */
 const SLICE_CHARS = 64 * 1024;
+/** How much of the log one read takes at most: what a follower holds of it, beside the connection's buffers. */
+const READ_BYTES = 1024 * 1024;
 
 /** Where the next slice of `text` to send ends: after its last whole line within SLICE_CHARS (or its first line, if longer); 0 when no line is whole. */
 function sliceEnd(text: string): number {
@@ -45,29 +48,38 @@ export class FollowedLog extends StreamedAnswer {
     reply.raw.once('close', end);
     lifetime.signal.addEventListener('abort', end, { once: true });
     void (async () => {
+      // Bytes sent so far: each poll reads only what the log gained since, a bounded read at a time.
       let offset = 0;
+      const decoder = new StringDecoder('utf8');
       let pending = '';
       try {
         while (!stop.signal.aborted && await lifetime.stillAllowed()) {
           // Read the status first: a line written before the end is then never missed.
           const deployment = await this.current();
-          const text = await this.logs.read(this.deploymentId, offset);
-          offset += Buffer.byteLength(text);
-          pending += text;
-          // A slice at a time, each once the follower has taken the last: a long log so far (or a
-          // burst of output) is not queued whole for a follower that does not read.
-          for (let cut = sliceEnd(pending); cut > 0 && !stop.signal.aborted; cut = sliceEnd(pending)) {
-            out.write(lineEvents(pending.slice(0, cut)));
-            pending = pending.slice(cut);
-            await roomIn(out, stop.signal);
-          }
+          const ended = !deployment || FINISHED.has(deployment.status);
+          let read: Buffer;
+          do {
+            read = await this.logs.readBytes(this.deploymentId, offset, READ_BYTES);
+            offset += read.length;
+            pending += decoder.write(read);
+            // A slice at a time, each once the follower has taken the last: a long log so far (or a
+            // burst of output) is not queued whole for a follower that does not read.
+            for (let cut = sliceEnd(pending); cut > 0 && !stop.signal.aborted; cut = sliceEnd(pending)) {
+              out.write(lineEvents(pending.slice(0, cut)));
+              pending = pending.slice(cut);
+              await roomIn(out, stop.signal);
+            }
+            // Once it ended, all it wrote is sent before the end; before, the status is looked at again between reads.
+          } while (ended && read.length === READ_BYTES && !stop.signal.aborted);
           if (stop.signal.aborted) break;
-          if (!deployment || FINISHED.has(deployment.status)) {
+          if (ended) {
+            pending += decoder.end();
             if (pending) out.write(lineEvents(`${pending}\n`));
             out.write(`event: end\ndata: ${JSON.stringify({ status: deployment?.status ?? 'removed', reason: deployment?.reason ?? null })}\n\n`);
             break;
           }
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          // A full read: more waits already.
+          if (read.length < READ_BYTES) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       } finally {
         end();

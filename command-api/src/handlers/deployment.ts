@@ -9,6 +9,7 @@ import { deploymentAggregate, FINISHED, type Deployment } from '@berth/shared/do
 import { ENDING_EVENTS } from '@berth/shared/domain/deployment/record';
 import { badRequest, conflict, notFound } from '@berth/shared/errors';
 import type { Context } from '../context.ts';
+import { LogSoFar } from './deployment-log-answer.ts';
 import { FollowedLog } from './deployment-logs.ts';
 import { queueDeployment, waitForEvent } from './deployment-queue.ts';
 import type { GroupHandlers } from './kit.ts';
@@ -67,7 +68,7 @@ async function logs({ deploymentId, follow }: { deploymentId: string; follow?: '
       return (await ctx.load(deploymentAggregate, deploymentId)).state as Deployment | null;
     });
   }
-  return { deploymentId, status: deployment.status, log: await store.read(deploymentId) };
+  return new LogSoFar(store, deploymentId, deployment.status);
 }
 
 export const deployment: GroupHandlers<typeof contract.deployment> = {

@@ -2,6 +2,7 @@
 // `{ error }` line inside a successful response, never as a rejected request.
 import { EngineError } from '../../ports/container-engine.ts';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { isSocketOutage, isUnavailable, UnavailableError } from '../../ports/unavailable.ts';
 import { messageOf } from '../../errors.ts';
 
@@ -15,6 +16,9 @@ interface ProgressLine {
   aux?: unknown;
 }
 
+/** A stream's text without a newline is passed on as a line past this length (a progress bar redrawn with `\r` for ever). */
+const LONGEST_UNFINISHED = 1024 * 1024;
+
 /**
  * Reads the stream to its end, passing readable lines to `onLine`; throws the first error line.
  * `heard` is told of every chunk, however little it says (a layer's byte counter too).
@@ -23,33 +27,50 @@ export async function followProgress(stream: NodeJS.ReadableStream, onLine: (lin
   heard: () => void = () => {}): Promise<void> {
   let failure: string | null = null;
   let pending = '';
+  // The builder cuts its output anywhere, mid-line too: a stream's text after its last newline
+  // waits for the rest of its line (a log line whole, and a step's ` ---> <id>` recognised).
+  let unfinished = '';
+  const finish = () => {
+    if (unfinished.trim()) onLine(unfinished.trimEnd());
+    unfinished = '';
+  };
   const handle = (text: string) => {
     if (!text.trim()) return;
     let line: ProgressLine;
     try {
       line = JSON.parse(text) as ProgressLine;
     } catch {
+      finish();
       onLine(text.trim());
       return;
     }
+    if (line.stream !== undefined) {
+      const parts = (unfinished + line.stream).split('\n');
+      unfinished = parts.pop()!;
+      for (const part of parts) if (part.trim()) onLine(part.trimEnd());
+      if (unfinished.length > LONGEST_UNFINISHED) finish();
+      return;
+    }
+    finish();
     if (line.error !== undefined) {
       failure ??= line.errorDetail?.message ?? line.error;
       onLine(`error: ${line.error.trim()}`);
-    } else if (line.stream !== undefined) {
-      for (const part of line.stream.split('\n')) if (part.trim()) onLine(part.trimEnd());
     } else if (line.status !== undefined && line.progressDetail?.current === undefined) {
       // Byte counters of layers would drown the log: keep the status lines only.
       onLine(line.id ? `${line.id}: ${line.status}` : line.status);
     }
   };
+  // A chunk may end inside a character (build output is not all ASCII): the decoder keeps its first bytes for the next.
+  const decoder = new StringDecoder('utf8');
   for await (const chunk of stream) {
     heard();
-    pending += chunk.toString();
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     lines.forEach(handle);
   }
-  handle(pending);
+  handle(pending + decoder.end());
+  finish();
   if (failure !== null) throw new EngineError(failure);
 }
 
