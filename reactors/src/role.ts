@@ -24,13 +24,15 @@ import { RunTerm } from './backups/runs.ts';
 import { removeLeftKeys } from './deployer/source-git.ts';
 import { sourcesDirOf } from '@berth/shared/domain/compose/project-name';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
+import { engineWatchOf } from './drift/engine-watch.ts';
 
 /**
  * Starts the reactors on the infrastructure's bus; `work` is the engine's unless a test gives another.
  * One reactors process works at a time (a NATS lease when the roles run apart): the deployer's
  * per-service order, the per-stream order of every reactor and the backup schedule each assume it.
+ * `watchEngine`: the engine watch (drift/) runs too, which only work on the real engine wants.
  */
-export async function startReactors(infra: Infrastructure, work: EngineWork): Promise<RunningRole & { readonly deployer: Deployer }> {
+export async function startReactors(infra: Infrastructure, work: EngineWork, watchEngine = false): Promise<RunningRole & { readonly deployer: Deployer }> {
   const bus = await waitedFor(infra, 'the bus', infra.bus);
   const compose = work.compose ?? composeWorkOf(infra);
   const report = reporter(infra);
@@ -65,7 +67,11 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
       const backups = new BackupScheduler(infra.eventStore, scheduledBackups(infra, deps.report, runs), (error) => console.error('scheduled backup failed', error));
       await backups.start();
       const running = deployer;
+      // Once the reactors take up what waits: a service's check then comes after the actions asked before.
+      const watch = watchEngine ? engineWatchOf(infra, deployer, deps.report) : null;
+      watch?.start();
       stopRunning = async () => {
+        await watch?.stop();
         await backups.stop();
         await running.stop();
         for (const consumer of consumers) await consumer.stop();
@@ -82,4 +88,4 @@ export async function startReactors(infra: Infrastructure, work: EngineWork): Pr
   return { ...role, get deployer() { return deployer; } };
 }
 
-export const start = (infra: Infrastructure): Promise<RunningRole> => startReactors(infra, engineWorkOf(infra));
+export const start = (infra: Infrastructure): Promise<RunningRole> => startReactors(infra, engineWorkOf(infra), true);

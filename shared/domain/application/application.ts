@@ -9,6 +9,7 @@ import { mustStayDeployable } from './deployable.ts';
 import type { Application } from './record.ts';
 import type { Status } from '../../contract/schema.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from './status.ts';
+import { afterEngineChange, statusSeen, withStatus, type Drifted, type EngineSight } from './engine-drift.ts';
 
 export type { Application, NewApplication } from './record.ts';
 export { newApplication } from './record.ts';
@@ -41,7 +42,9 @@ export type ApplicationCommand =
   | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome }
   | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
   /** Reported by the deployer once a rollout succeeded: the host ports the service now publishes. */
-  | { type: 'RecordPublishedPorts'; data: Id & { deploymentId: string; publishedPorts: string[] } };
+  | { type: 'RecordPublishedPorts'; data: Id & { deploymentId: string; publishedPorts: string[] } }
+  /** Reported by the engine watch: what the engine shows of the service, read in its turn (engine-drift.ts). */
+  | { type: 'RecordEngineState'; data: Id & { seen: EngineSight } };
 
 type ActionRequest = Id & { action: Action; requestId: string };
 
@@ -62,11 +65,12 @@ export type ApplicationEvent =
   | { type: 'ApplicationActionSucceeded'; data: ActionRequest & { applicationStatus: Status } }
   | { type: 'ApplicationActionFailed'; data: ActionRequest & { reason: string; applicationStatus: Status; unavailable?: true } }
   | { type: 'ApplicationStatusChanged'; data: Id & { deploymentId: string; applicationStatus: Status } }
-  | { type: 'ApplicationPortsPublished'; data: Id & { deploymentId: string; publishedPorts: string[] } };
+  | { type: 'ApplicationPortsPublished'; data: Id & { deploymentId: string; publishedPorts: string[] } }
+  | { type: 'ApplicationEngineChanged'; data: Id & { seen: EngineSight; applicationStatus: Status } };
 
 const LABEL = 'Application';
 /** What an application being removed still decides: its removal, and the reports of work started before. */
-const STILL = ['BeginRemoval', 'DeleteApplication', 'RecordActionOutcome', 'FollowDeployment', 'RecordPublishedPorts'] as const satisfies readonly ApplicationCommand['type'][];
+const STILL = ['BeginRemoval', 'DeleteApplication', 'RecordActionOutcome', 'FollowDeployment', 'RecordPublishedPorts', 'RecordEngineState'] as const satisfies readonly ApplicationCommand['type'][];
 
 /** One change event with the fields of `patch` that differ, or none when nothing would change. */
 function change(type: ChangeEventType, state: Application | null, patch: Partial<Application>): ApplicationEvent[] {
@@ -82,12 +86,12 @@ function actionOutcome(state: Application | null, data: ActionRequest & ActionOu
     : [{ type: 'ApplicationActionFailed', data: { ...request, reason, applicationStatus } }];
 }
 
-export const applicationAggregate: Aggregate<Application & BeingRemoved, ApplicationCommand, ApplicationEvent> = {
+export const applicationAggregate: Aggregate<Application & BeingRemoved & Drifted, ApplicationCommand, ApplicationEvent> = {
   name: 'application',
   idField: 'applicationId',
   label: LABEL,
   hidden: ['sshPrivateKey'],
-  volatile: ['applicationStatus'],
+  volatile: ['applicationStatus', 'engineDrift'],
   evolve(state, event) {
     switch (event.type) {
       case 'ApplicationCreated': return { ...event.data };
@@ -102,14 +106,15 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
       case 'ApplicationProxyConfigUpdated':
         return state && { ...state, ...event.data };
       case 'ApplicationSSHKeyRemoved': return state && { ...state, customGitSSHKey: null, sshPrivateKey: null };
-      case 'ApplicationMarkedRunning': return state && { ...state, applicationStatus: 'running' };
+      case 'ApplicationMarkedRunning': return state && withStatus(state, 'applicationStatus', 'running');
       case 'ApplicationDeleted': return null;
       case 'ApplicationRemovalBegun': return state && { ...state, removingFrom: event.data.projectId };
       case 'ApplicationActionRequested': return state;
       case 'ApplicationActionSucceeded':
       case 'ApplicationActionFailed':
       case 'ApplicationStatusChanged':
-        return state && { ...state, applicationStatus: event.data.applicationStatus };
+        return state && withStatus(state, 'applicationStatus', event.data.applicationStatus);
+      case 'ApplicationEngineChanged': return state && afterEngineChange(state, 'applicationStatus', event.data.seen, event.data.applicationStatus);
       case 'ApplicationPortsPublished': return state && { ...state, publishedPorts: event.data.publishedPorts };
       default: return exhaustive(event);
     }
@@ -169,6 +174,11 @@ export const applicationAggregate: Aggregate<Application & BeingRemoved, Applica
         const publishedPorts = [...command.data.publishedPorts].sort();
         return JSON.stringify(publishedPorts) === JSON.stringify(state.publishedPorts ?? null)
           ? [] : [{ type: 'ApplicationPortsPublished', data: { ...command.data, publishedPorts } }];
+      }
+      case 'RecordEngineState': {
+        if (state === null || state.removingFrom !== undefined) return []; // its removal takes it off the engine
+        const applicationStatus = statusSeen(command.data.seen, state.applicationStatus, state.engineDrift !== undefined);
+        return applicationStatus === null ? [] : [{ type: 'ApplicationEngineChanged', data: { ...command.data, applicationStatus } }];
       }
       default: return exhaustive(command);
     }

@@ -6,6 +6,7 @@ import { exhaustive } from '../aggregate.ts';
 import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
+import { afterEngineChange, statusSeen, withStatus, type Drifted, type EngineSight } from '../application/engine-drift.ts';
 import { mustStayDeployable } from './deployable.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
@@ -67,7 +68,9 @@ export type ComposeCommand =
   | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome }
   | { type: 'FollowDeployment'; data: Id & { deploymentId: string; step: DeploymentStep; statusBefore: Status | null } }
   /** Reported by the compose reactor once a deployment has fetched the file: the services it names, the host ports it publishes. */
-  | { type: 'RecordFetchedFile'; data: FetchedFile };
+  | { type: 'RecordFetchedFile'; data: FetchedFile }
+  /** Reported by the engine watch: what the engine shows of the stack's services, read in its turn (engine-drift.ts). */
+  | { type: 'RecordEngineState'; data: Id & { seen: EngineSight } };
 
 type ActionRequest = Id & { action: Action; requestId: string };
 type FetchedFile = Id & { services: string[]; ports: string[] };
@@ -85,12 +88,13 @@ export type ComposeEvent =
   | { type: 'ComposeActionSucceeded'; data: ActionRequest & { composeStatus: Status } }
   | { type: 'ComposeActionFailed'; data: ActionRequest & { reason: string; composeStatus: Status; unavailable?: true } }
   | { type: 'ComposeStatusChanged'; data: Id & { deploymentId: string; composeStatus: Status } }
-  | { type: 'ComposeFileFetched'; data: FetchedFile };
+  | { type: 'ComposeFileFetched'; data: FetchedFile }
+  | { type: 'ComposeEngineChanged'; data: Id & { seen: EngineSight; composeStatus: Status } };
 
 const LABEL = 'Compose service';
 const ID = 'composeId';
 /** What a compose service being removed still decides: its removal, and the reports of work started before. */
-const STILL = ['BeginRemoval', 'RemoveCompose', 'RecordActionOutcome', 'FollowDeployment', 'RecordFetchedFile'] as const satisfies readonly ComposeCommand['type'][];
+const STILL = ['BeginRemoval', 'RemoveCompose', 'RecordActionOutcome', 'FollowDeployment', 'RecordFetchedFile', 'RecordEngineState'] as const satisfies readonly ComposeCommand['type'][];
 
 function update(compose: Compose, patch: ComposePatch): ComposeEvent[] {
   return updated('ComposeUpdated', ID, compose.composeId, compose, mustStayDeployable(compose, patch));
@@ -116,12 +120,12 @@ function fileFetched(state: Compose | null, { composeId, services, ports }: Fetc
   return [{ type: 'ComposeFileFetched', data: { composeId, services: [...services], ports: [...ports] } }];
 }
 
-export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand, ComposeEvent> = {
+export const composeAggregate: Aggregate<Compose & BeingRemoved & Drifted, ComposeCommand, ComposeEvent> = {
   name: 'compose',
   idField: ID,
   label: LABEL,
   hidden: ['sshPrivateKey'],
-  volatile: ['composeStatus'],
+  volatile: ['composeStatus', 'engineDrift'],
   evolve(state, event) {
     switch (event.type) {
       case 'ComposeCreated': return { ...event.data };
@@ -136,7 +140,8 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand,
       case 'ComposeActionSucceeded':
       case 'ComposeActionFailed':
       case 'ComposeStatusChanged':
-        return state && { ...state, composeStatus: event.data.composeStatus };
+        return state && withStatus(state, 'composeStatus', event.data.composeStatus);
+      case 'ComposeEngineChanged': return state && afterEngineChange(state, 'composeStatus', event.data.seen, event.data.composeStatus);
       case 'ComposeFileFetched': return state && { ...state, fetchedServices: event.data.services, publishedPorts: event.data.ports };
       default: return exhaustive(event);
     }
@@ -175,6 +180,11 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved, ComposeCommand,
         return composeStatus === null ? [] : [{ type: 'ComposeStatusChanged', data: { composeId, deploymentId, composeStatus } }];
       }
       case 'RecordFetchedFile': return fileFetched(state, command.data);
+      case 'RecordEngineState': {
+        if (state === null || state.removingFrom !== undefined) return []; // its removal takes it off the engine
+        const composeStatus = statusSeen(command.data.seen, state.composeStatus, state.engineDrift !== undefined);
+        return composeStatus === null ? [] : [{ type: 'ComposeEngineChanged', data: { ...command.data, composeStatus } }];
+      }
       default: return exhaustive(command);
     }
   },

@@ -8,6 +8,7 @@ import { exhaustive } from '../aggregate.ts';
 import { mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved } from '../removal.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
+import { afterEngineChange, statusSeen, withStatus, type Drifted, type EngineSight } from '../application/engine-drift.ts';
 
 export type DatabaseIdField = `${Engine}Id`;
 /** The record's id under its engine's id field (`dbalphaId`, ...). */
@@ -51,7 +52,9 @@ export type DatabaseCommand =
   | BeginRemoval<DatabaseKey>
   /** start, stop, reload: asked of the reactors, which report the outcome. */
   | { type: 'RequestAction'; data: ActionRequest }
-  | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome };
+  | { type: 'RecordActionOutcome'; data: ActionRequest & ActionOutcome }
+  /** Reported by the engine watch: what the engine shows of the database's service, read in its turn (engine-drift.ts). */
+  | { type: 'RecordEngineState'; data: DatabaseKey & { seen: EngineSight } };
 
 type ActionRequest = DatabaseKey & { action: Action; requestId: string };
 
@@ -65,12 +68,13 @@ export type DatabaseEvent =
   | EventOf<'RemovalBegun', DatabaseKey & { projectId: string }>
   | EventOf<'ActionRequested', ActionRequest>
   | EventOf<'ActionSucceeded', ActionRequest & { applicationStatus: Status }>
-  | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status; unavailable?: true }>;
+  | EventOf<'ActionFailed', ActionRequest & { reason: string; applicationStatus: Status; unavailable?: true }>
+  | EventOf<'EngineChanged', DatabaseKey & { seen: EngineSight; applicationStatus: Status }>;
 
 /** What a database being removed still decides: its removal, and the reports of work started before. */
-const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus', 'FollowDeployment'] as const satisfies readonly DatabaseCommand['type'][];
+const STILL = ['BeginRemoval', 'RemoveDatabase', 'RecordActionOutcome', 'ChangeDatabaseStatus', 'FollowDeployment', 'RecordEngineState'] as const satisfies readonly DatabaseCommand['type'][];
 
-export type DatabaseAggregate = Aggregate<Database & BeingRemoved, DatabaseCommand, DatabaseEvent>;
+export type DatabaseAggregate = Aggregate<Database & BeingRemoved & Drifted, DatabaseCommand, DatabaseEvent>;
 
 export const idFieldOf = (engine: Engine): DatabaseIdField => `${engine}Id`;
 
@@ -85,6 +89,7 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
   const types = {
     created: type('Created'), updated: type('Updated'), statusChanged: type('StatusChanged'), removed: type('Removed'), removalBegun: type('RemovalBegun'),
     actionRequested: type('ActionRequested'), actionSucceeded: type('ActionSucceeded'), actionFailed: type('ActionFailed'),
+    engineChanged: type('EngineChanged'),
   } as const;
   const is = <K extends string>(kind: K) =>
     (event: DatabaseEvent): event is Extract<DatabaseEvent, EventOf<K, unknown>> => (event.type as string) === type(kind);
@@ -94,14 +99,16 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
     name: engine,
     idField,
     label,
-    volatile: ['applicationStatus'],
+    volatile: ['applicationStatus', 'engineDrift'],
     evolve(state, event) {
       if (is('Created')(event)) return { ...event.data };
-      if (is('Updated')(event) || is('StatusChanged')(event)) return state && { ...state, ...event.data };
+      if (is('Updated')(event)) return state && { ...state, ...event.data };
+      if (is('StatusChanged')(event)) return state && withStatus(state, 'applicationStatus', event.data.applicationStatus);
+      if (is('EngineChanged')(event)) return state && afterEngineChange(state, 'applicationStatus', event.data.seen, event.data.applicationStatus);
       if (is('Removed')(event)) return null;
       if (is('RemovalBegun')(event)) return state && { ...state, removingFrom: event.data.projectId };
       if (is('ActionRequested')(event)) return state;
-      if (is('ActionSucceeded')(event) || is('ActionFailed')(event)) return state && { ...state, applicationStatus: event.data.applicationStatus };
+      if (is('ActionSucceeded')(event) || is('ActionFailed')(event)) return state && withStatus(state, 'applicationStatus', event.data.applicationStatus);
       return exhaustive(event);
     },
     decide(command, state) {
@@ -138,6 +145,11 @@ export function databaseAggregate(engine: Engine): DatabaseAggregate {
           return reason === null
             ? [{ type: types.actionSucceeded, data: { ...request, applicationStatus } }]
             : [{ type: types.actionFailed, data: { ...request, reason, applicationStatus } }];
+        }
+        case 'RecordEngineState': {
+          if (state === null || state.removingFrom !== undefined) return []; // its removal takes it off the engine
+          const applicationStatus = statusSeen(command.data.seen, state.applicationStatus, state.engineDrift !== undefined);
+          return applicationStatus === null ? [] : [{ type: types.engineChanged, data: { ...command.data, applicationStatus } }];
         }
         default: return exhaustive(command);
       }
