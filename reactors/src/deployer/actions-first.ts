@@ -2,7 +2,8 @@
 // The bus may hand the deployment to the deployer before it hands the action to the service's
 // runtime, so the deployment's job, before it starts its work, waits (bounded) for the outcome of
 // every action asked before it. One asked long ago and never answered (a stopped process left it,
-// taken up when the reactors start again) does not hold the service's deployments.
+// taken up when the reactors start again) does not hold the service's deployments. A shutdown ends
+// the wait at once: the deployment has not started, so it stays queued for the next start.
 import { applicationAggregate } from '@berth/shared/domain/application/application';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { databaseAggregates } from '@berth/shared/domain/database/database';
@@ -10,6 +11,7 @@ import { answersRequest, requestIdOf } from '@berth/shared/domain/service-kinds'
 import { deploymentAggregate, type Deployment } from '@berth/shared/domain/deployment/deployment';
 import { streamName, type RecordedEvent } from '@berth/shared/events/event';
 import type { EventStore } from '@berth/shared/ports/event-store';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How recent an unanswered action must be to be waited for, and how long a job waits at most. */
 const ACTIONS_FIRST_MS = 30_000;
@@ -32,10 +34,11 @@ export function unansweredRequests(events: readonly RecordedEvent[]): RecordedEv
 const unansweredBefore = (events: readonly RecordedEvent[], position: number, now: number): boolean =>
   unansweredRequests(events).some((asked) => asked.position < position && now - Date.parse(asked.metadata.occurredAt) < ACTIONS_FIRST_MS);
 
-export async function untilActionsBeforeAnswered(eventStore: EventStore, deployment: Deployment): Promise<void> {
+/** Resolves once the actions asked before the deployment are answered, the bound has passed, or `stop` aborts. */
+export async function untilActionsBeforeAnswered(eventStore: EventStore, deployment: Deployment, stop: AbortSignal): Promise<void> {
   const queuedAt = (await eventStore.readStream(streamName(deploymentAggregate.name, deployment.deploymentId))).events[0]?.position ?? 0;
   const deadline = Date.now() + ACTIONS_FIRST_MS;
-  while (Date.now() < deadline && unansweredBefore((await eventStore.readStream(serviceStreamOf(deployment))).events, queuedAt, Date.now())) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  while (!stop.aborted && Date.now() < deadline && unansweredBefore((await eventStore.readStream(serviceStreamOf(deployment))).events, queuedAt, Date.now())) {
+    await sleep(POLL_MS, undefined, { signal: stop }).catch(() => {});
   }
 }

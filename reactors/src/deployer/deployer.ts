@@ -159,7 +159,7 @@ export class Deployer {
     const { report } = this.deps;
     const queued = await this.deployment(deploymentId);
     if (!queued || queued.status !== 'queued') return;
-    await this.queue.yieldUntil(serviceOf(queued), () => untilActionsBeforeAnswered(this.deps.eventStore, queued));
+    await this.queue.yieldUntil(serviceOf(queued), () => untilActionsBeforeAnswered(this.deps.eventStore, queued, this.shutdown.signal));
     // Handed out before a shutdown: it stays queued, for the next start, rather than start as Berth stops.
     if (this.stopping) return;
     const service = await this.serviceOf(queued, cause);
@@ -333,14 +333,14 @@ export class Deployer {
   /** Ends an interrupted deployment, its service put back: cancelled if that was asked before (a cancel, a stop), else failed. */
   private async endInterrupted(deploymentId: string, log: LogWriter): Promise<void> {
     // Read now: a stop or a cancel asked while the service waited to be put back is what the caller wanted.
-    const cancelled = (await this.deployment(deploymentId))?.cancelRequested === true;
+    const current = await this.deployment(deploymentId);
+    const cancelled = current?.cancelRequested === true;
+    // The line before the end: a follower of the log stops reading at the end.
+    if (current && !FINISHED.has(current.status)) log.line(cancelled ? CANCELLED_LINE : `Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
     const ended = await this.deps.report<Deployment>(deploymentAggregate, deploymentId, cancelled
       ? { type: 'ConfirmCancellation', data: { deploymentId, at: this.now() } }
       : { type: 'FailDeployment', data: { deploymentId, at: this.now(), reason: INTERRUPTED } }, null);
-    if (ended.position > 0 && ended.after) {
-      log.line(cancelled ? CANCELLED_LINE : `Failed: ${INTERRUPTED} (Berth stopped while it ran)`);
-      await this.follow(ended.after, cancelled ? 'cancelled' : 'error', null);
-    }
+    if (ended.position > 0 && ended.after) await this.follow(ended.after, cancelled ? 'cancelled' : 'error', null);
   }
 
   /**

@@ -5,13 +5,15 @@
 // to put the service back, the work throws RestorePending: the deployer puts it back once it answers.
 // A spec of another mode kind replaces the service (the engine changes no mode in place); a failed
 // one brings the old service back the same way. A job is never run again to undo a deployment: a
-// failed deployment of a service that was a job leaves what it wrote as it ended.
+// failed deployment of a service that was a job leaves what it wrote as it ended, and one whose job
+// still runs (cancelled, or out of time) is removed with its tasks.
 import { EngineError, type RegistryAuth, type ServiceInfo, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { isUnavailable } from '@berth/shared/ports/unavailable';
 import { RestorePending } from './restore-pending.ts';
 import type { DeployerDeps } from './deps.ts';
 import { expectedTasks, isJob } from './service-spec.ts';
-import { recreateService, updatesInPlace } from './recreate.ts';
+import { putBackOf, recreateService, updatesInPlace } from './recreate.ts';
+import { jobRuns, removeService } from './remove-service.ts';
 import type { EngineWait } from './until.ts';
 import { waitForRollout, type RestartPolicy } from '@berth/shared/runtime/task-watch';
 import { DEPLOYMENT_LABEL } from '@berth/shared/domain/deployment/record';
@@ -75,11 +77,12 @@ async function hostPortHint(deps: Pick<DeployerDeps, 'engine'>, spec: ServiceSpe
 
 /**
  * The service back to the spec it had before a deployment, or away if the deployment created it; a
- * job's spec is not put back (it would run the previous job again): a failed job stays as it ended.
+ * job's spec is not put back (it would run the previous job again): a failed job stays as it ended,
+ * and one that still runs is removed, its tasks stopped.
  */
 export async function restore(deps: RestoreDeps, before: ServiceInfo | null, name: string, log: (line: string) => void): Promise<void> {
   if (!before) {
-    await deps.engine.removeService(name);
+    await removeService(deps, name);
     log(`Removed the service ${name} this deployment created`);
     return;
   }
@@ -87,13 +90,23 @@ export async function restore(deps: RestoreDeps, before: ServiceInfo | null, nam
   if (isJob(before.spec)) {
     // A failed job ends of itself; a failed service of another mode would restart for ever.
     if (current && !isJob(current.spec)) {
-      await deps.engine.removeService(name);
+      await removeService(deps, name);
       log(`Removed the service ${name}: it was a job before, and the previous job is not run again`);
+    } else if (current && await jobRuns(deps, name)) {
+      await removeService(deps, name);
+      log(`Removed the service ${name} and stopped this deployment's job: it was a job before, and the previous job is not run again`);
     } else log(`Left the service ${name} as this deployment's tasks ended: it was a job, and the previous job is not run again`);
     return;
   }
-  if (current && !updatesInPlace(current, before.spec)) {
-    await recreateService(deps, before.spec);
+  if (!current) {
+    // Removed for a recreation whose new service was not made (the engine refused it): made again as it was.
+    await deps.engine.upsertService(before.spec);
+    log(`Created the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image}) again`);
+    return;
+  }
+  if (!updatesInPlace(current, before.spec)) {
+    // The deployment that wrote the current spec recreates: a crash meanwhile is put back as its own.
+    await recreateService(deps, current, before.spec, { deploymentId: current.spec.Labels?.[DEPLOYMENT_LABEL], putBack: before.spec, carry: false });
     log(`Recreated the previous version of ${name} (${before.spec.TaskTemplate.ContainerSpec.Image}) in its own mode`);
     return;
   }
@@ -105,30 +118,36 @@ export async function restore(deps: RestoreDeps, before: ServiceInfo | null, nam
 
 /** Writes the spec: over the service, or in place of it when its mode kind changes. */
 async function write(deps: DeployerDeps, before: ServiceInfo | null, spec: ServiceSpec, auth: RegistryAuth | undefined, job: RolloutJob): Promise<ServiceInfo> {
-  if (updatesInPlace(before, spec)) {
+  if (before === null || updatesInPlace(before, spec)) {
     job.log(`${before ? 'Updating' : 'Creating'} the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}`);
     return deps.engine.upsertService(spec, auth);
   }
   job.log(`Recreating the service ${spec.Name} with ${spec.TaskTemplate.ContainerSpec.Image}: its mode changes, which the engine does not do in place`);
-  return recreateService(deps, spec, auth);
+  return recreateService(deps, before, spec, { deploymentId: job.deploymentId, putBack: before.spec, carry: true, auth });
 }
 
 export async function rollOut(deps: DeployerDeps, spec: ServiceSpec, auth: RegistryAuth | undefined, job: RolloutJob): Promise<void> {
   const before = await deps.engine.inspectService(spec.Name);
   job.signal.throwIfAborted();
-  const info = await write(deps, before, { ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth, job)
-    .catch((error: unknown) => {
-      // The engine may have taken the spec and its answer been lost: whether it did, it tells once it answers.
-      throw isUnavailable(error) ? new RestorePending(error, error) : error;
-    });
-  try {
-    await waitForService(deps, info, job);
-  } catch (error) {
+  const putBack = async (error: unknown): Promise<never> => {
     await restore(deps, before, spec.Name, job.log).catch((failure: unknown) => {
       if (isUnavailable(failure)) throw new RestorePending(error, failure);
       job.log(`Could not restore the service: ${String(failure)}`);
     });
     throw error;
+  };
+  const info = await write(deps, before, { ...spec, Labels: { ...spec.Labels, [DEPLOYMENT_LABEL]: job.deploymentId } }, auth, job)
+    .catch((error: unknown) => {
+      // The engine may have taken the spec and its answer been lost: whether it did, it tells once it answers.
+      if (isUnavailable(error)) throw new RestorePending(error, error);
+      // A recreation that failed half way has stopped or removed the old service; a refused update changed nothing.
+      if (before !== null && !updatesInPlace(before, spec)) return putBack(error);
+      throw error;
+    });
+  try {
+    await waitForService(deps, info, job);
+  } catch (error) {
+    await putBack(error);
   }
   job.log(`The service ${spec.Name} runs ${expectedTasks(info.spec)} task(s) of this deployment`);
 }
@@ -148,7 +167,9 @@ export async function restoreInterrupted(deps: RestoreDeps, deploymentId: string
     try {
       const info = await deps.engine.inspectService(name);
       if (info?.spec.Labels?.[DEPLOYMENT_LABEL] !== deploymentId) continue;
-      const before = info.previousSpec ? { ...info, spec: info.previousSpec } : null;
+      // A recreation names what it replaced; an update in place leaves the engine's previous spec.
+      const previous = putBackOf(info.spec) ?? info.previousSpec;
+      const before = previous ? { ...info, spec: previous } : null;
       await restore(deps, before, name, log);
     } catch (failure) {
       if (isUnavailable(failure)) unreachable ??= failure;

@@ -3,8 +3,9 @@
 import type { ServiceInfo } from '@berth/shared/ports/container-engine';
 import type { EngineWait } from './until.ts';
 import { isScalable } from './service-spec.ts';
+import { removeService } from './remove-service.ts';
 
 export async function stopService(deps: Pick<EngineWait, 'engine'>, info: ServiceInfo): Promise<void> {
-  if (!isScalable(info.spec)) await deps.engine.removeService(info.spec.Name);
+  if (!isScalable(info.spec)) await removeService(deps, info.spec.Name);
   else await deps.engine.updateService(info.spec.Name, (spec) => ({ ...spec, Mode: { Replicated: { Replicas: 0 } } }));
 }
