@@ -16,6 +16,8 @@ const forward = (incoming: IncomingMessage, answer: ServerResponse, body?: Buffe
     reply.pipe(answer);
   });
   upstream.on('error', () => answer.destroy());
+  // A long answer (the engine's event stream) ends with its client: the engine's side is let go too.
+  answer.on('close', () => upstream.destroy());
   if (body) upstream.end(body);
   else incoming.pipe(upstream);
 };
