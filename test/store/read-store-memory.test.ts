@@ -38,3 +38,26 @@ test('the read models keep at most about 16 MB of documents in memory, however l
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the lookups kept in memory hold at most about 4 MB per collection, however many and large their answers', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-read-memory-'));
+  const store = new SqliteReadStore(join(dir, 'read-models.db'), { cache: true });
+  try {
+    const COUNT = 1000; // deployments of 50 KB each, one per application: 1,000 answers of one large record, 50 MB
+    for (let batch = 0; batch < COUNT; batch += 100) {
+      const writes = Array.from({ length: 100 }, (_, i) => ({
+        collection: 'deployment', id: `d-${batch + i}`, doc: { deploymentId: `d-${batch + i}`, applicationId: `app-${batch + i}`, reason: 'x'.repeat(50_000) },
+      }));
+      await store.commit(['p'], batch + 1, writes);
+    }
+    await store.ensureIndex('deployment', 'applicationId');
+    const before = live();
+    for (let i = 0; i < COUNT; i++) assert.equal((await store.find('deployment', 'applicationId', `app-${i}`)).length, 1);
+    const held = live() - before;
+    t.diagnostic(`held after ${COUNT} lookups: ${(held / MB).toFixed(1)} MB`);
+    assert.ok(held < 10 * MB, `the store holds ${(held / MB).toFixed(1)} MB after ${COUNT} lookups of a 50 KB record`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,19 +1,21 @@
 import Database from 'better-sqlite3';
 import { docKey, type Doc, type DocKey, type DocWrite, type FieldValue, type ReadStore } from '../../ports/read-store.ts';
-import { setNewest, WeighedMap } from '../../bounded.ts';
+import { WeighedMap } from '../../bounded.ts';
 import { Signal, untilAny } from '../signal.ts';
 import type { WalCheckpointer } from './wal-checkpointer.ts';
 import { openWalFile } from './open.ts';
 import { CollectionTables, identifier } from './collection-tables.ts';
 import { asDiskFull } from './disk-full.ts';
 
-/** Entries kept in memory at most, documents and lookups of each collection; past it the oldest go. */
+/** Documents kept in memory at most; past it the oldest go. */
 const CACHED_DOCS = 8192;
 /** And the documents' JSON text at most, characters: a few large records (a long env, a stack file) would otherwise fill the count. */
 const CACHED_DOC_CHARS = 16 * 1024 * 1024;
-/** What a document known to be absent weighs in the cache. */
+/** What a document known to be absent (or an empty lookup answer) weighs in the cache. */
 const ABSENT = 1;
+/** Lookup answers kept per collection at most (all dropped when the collection is written), and their JSON text, characters; an answer heavier than that (a large collection's `all`) is not kept. */
 const CACHED_LOOKUPS = 2048;
+const CACHED_LOOKUP_CHARS = 4 * 1024 * 1024;
 /** What a full disk's error names. */
 const MODELS = 'the read models';
 
@@ -26,7 +28,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly docs = new WeighedMap<string, Doc | null>(CACHED_DOCS, CACHED_DOC_CHARS);
   /** Lookup answers per collection, dropped whenever the collection is written. */
-  private readonly lookups = new Map<string, Map<string, Doc[]>>();
+  private readonly lookups = new Map<string, WeighedMap<string, Doc[]>>();
   private readonly cache: boolean;
   /** The checkpoints this instance committed, when it is the writer. */
   private readonly committedCheckpoints = new Map<string, number>();
@@ -89,13 +91,15 @@ export class SqliteReadStore implements ReadStore {
     return doc;
   }
 
-  private lookup(collection: string, key: string, query: () => Doc[]): Doc[] {
-    if (!this.cache) return query();
+  private lookup(collection: string, key: string, query: () => Array<{ doc: string }>): Doc[] {
+    const parsed = (rows: Array<{ doc: string }>) => rows.map((row) => JSON.parse(row.doc) as Doc);
+    if (!this.cache) return parsed(query());
     let answers = this.lookups.get(collection);
-    if (!answers) this.lookups.set(collection, (answers = new Map()));
+    if (!answers) this.lookups.set(collection, (answers = new WeighedMap(CACHED_LOOKUPS, CACHED_LOOKUP_CHARS)));
     let docs = answers.get(key);
     if (!docs) {
-      setNewest(answers, key, (docs = query()), CACHED_LOOKUPS);
+      const rows = query();
+      answers.set(key, (docs = parsed(rows)), rows.reduce((sum, row) => sum + row.doc.length, ABSENT));
     }
     return [...docs];
   }
@@ -117,11 +121,11 @@ export class SqliteReadStore implements ReadStore {
     // json_extract yields SQLite's 1/0 for JSON booleans.
     const bound = typeof value === 'boolean' ? Number(value) : value;
     return this.lookup(collection, `${field}\u0000${typeof value}\u0000${String(value)}`,
-      () => (this.finder(collection, field)?.all(bound) ?? []).map((row) => JSON.parse(row.doc)));
+      () => this.finder(collection, field)?.all(bound) ?? []);
   }
 
   async all(collection: string): Promise<Doc[]> {
-    return this.lookup(collection, '', () => (this.tables.existing(collection)?.all.all() ?? []).map((row) => JSON.parse(row.doc)));
+    return this.lookup(collection, '', () => this.tables.existing(collection)?.all.all() ?? []);
   }
 
   /** An index on the field in the collection's table. SQLite uses it when a query names the expression literally, as the finder's does. */
