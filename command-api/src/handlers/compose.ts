@@ -4,6 +4,7 @@ import { generateSshKeyPair } from '@berth/shared/crypto/ssh-key';
 import { defaultCommand } from '@berth/shared/domain/compose/command';
 import { composeAggregate, type Compose, type ComposeCommand, type ComposeSourceType, type ComposeType } from '@berth/shared/domain/compose/compose';
 import { serviceNames } from '@berth/shared/domain/compose/compose-file';
+import { mustStayDeployable } from '@berth/shared/domain/compose/deployable';
 import type { Status } from '@berth/shared/contract/schema';
 import { newId, randomHex } from '@berth/shared/ids';
 import { badRequest, conflict, forbidden, notFound } from '@berth/shared/errors';
@@ -168,7 +169,9 @@ const update: Handler<InputOf<Group['update']>> = async (input, ctx) => {
       composeId,
     },
   };
-  // Every claim is checked before the first is taken, so a refusal appends nothing.
+  // Every claim is checked before the first is taken, so a refusal appends nothing: the decider's
+  // own judgement of the settings too (a new appName may make a stack's names too long).
+  mustStayDeployable(current, command.data);
   await mayMoveTo(ctx, current.projectId, input.projectId, composeId);
   await mayTakeToken(ctx, composeAggregate, composeId, current.refreshToken, refreshToken);
   const renamed = await renaming(ctx, current.appName, input.appName, composeId);

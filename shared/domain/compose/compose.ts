@@ -7,7 +7,7 @@ import { changes, mustExist, mustNotExist, updated } from '../decisions.ts';
 import { beginRemoval, mustNotBeBeingRemoved, type BeginRemoval, type BeingRemoved, type RemovalBegun } from '../removal.ts';
 import { mustBeActionable, settleAction, statusFollowing, type Action, type ActionOutcome, type DeploymentStep } from '../application/status.ts';
 import { afterEngineChange, statusSeen, withStatus, type Drifted, type EngineSight } from '../application/engine-drift.ts';
-import { mustStayDeployable } from './deployable.ts';
+import { mustDeployAsAStack, mustStayDeployable } from './deployable.ts';
 import { randomizeComposeFile, SUFFIX } from './randomize.ts';
 
 export type ComposeType = (typeof COMPOSE_TYPES)[number];
@@ -103,6 +103,8 @@ function update(compose: Compose, patch: ComposePatch): ComposeEvent[] {
 function randomize(compose: Compose, suffix: string): ComposeEvent[] {
   if (!SUFFIX.test(suffix)) throw badRequest('prefix', 'must be 1 to 63 letters, digits, "_", "." or "-", ending with a letter or digit');
   const composeFile = randomizeComposeFile(compose.composeFile, suffix);
+  // Longer names: a stack's may grow past what the engine takes.
+  if (composeFile !== compose.composeFile) mustDeployAsAStack({ ...compose, composeFile });
   return composeFile === compose.composeFile ? [] : [{ type: 'ComposeRandomized', data: { composeId: compose.composeId, suffix, composeFile } }];
 }
 
@@ -151,6 +153,7 @@ export const composeAggregate: Aggregate<Compose & BeingRemoved & Drifted, Compo
     switch (command.type) {
       case 'CreateCompose':
         mustNotExist(state, LABEL, ID);
+        mustDeployAsAStack(command.data); // a template's file
         return [{ type: 'ComposeCreated', data: command.data }];
       case 'UpdateCompose': return update(mustExist(state, ID, LABEL), command.data);
       case 'GenerateComposeSSHKey':

@@ -7,6 +7,7 @@ import { mustCloseQuotes } from './values.ts';
 import { composeFileProblem } from './compose-file.ts';
 import { wholeCommandLineFault } from './command.ts';
 import type { Compose, ComposePatch } from './compose.ts';
+import { stackSpec } from './stack.ts';
 
 /** A path whose last part is no file's name (`.`, `..`, `dir/`): the tool would be asked to read a folder. */
 const FOLDER_PATH = /(^|\/)(\.{0,2})$/;
@@ -40,6 +41,28 @@ function mustBeToolArguments(current: Compose, patch: ComposePatch): void {
   if (fault) throw badRequest('command', fault);
 }
 
+type StackSettings = Pick<Compose, 'composeFile' | 'composeType' | 'sourceType' | 'appName'>;
+
+/**
+ * A stored (`raw`) stack file judged by its deploy's own rules, without the env (see stackSpec's
+ * `save`): a fault the deploy would fail on is refused now. A file from git is judged at its deploy,
+ * the repository can change it; the empty text a service starts with is saved as ever.
+ */
+export function mustDeployAsAStack(record: StackSettings): void {
+  if (record.composeType !== 'stack' || record.sourceType !== 'raw' || record.composeFile.trim() === '') return;
+  stackSpec(record.composeFile, { appName: record.appName, judging: 'save' });
+}
+
+/** The stack file judged when the change sets what it is, or whether and under which name it deploys as one. */
+function mustStayAStack(current: Compose, patch: ComposePatch): void {
+  const fields = ['composeFile', 'composeType', 'sourceType', 'appName'] as const;
+  if (!fields.some((field) => patch[field] !== undefined && patch[field] !== current[field])) return;
+  mustDeployAsAStack({
+    composeFile: patch.composeFile ?? current.composeFile, composeType: patch.composeType ?? current.composeType,
+    sourceType: patch.sourceType ?? current.sourceType, appName: patch.appName ?? current.appName,
+  });
+}
+
 /** The change as given, once every setting it makes could deploy on the record as it would become. */
 export function mustStayDeployable(current: Compose, patch: ComposePatch): ComposePatch {
   if (patch.composeFile !== undefined) {
@@ -48,5 +71,6 @@ export function mustStayDeployable(current: Compose, patch: ComposePatch): Compo
   }
   if (patch.composePath !== undefined && patch.composePath !== current.composePath) mustNameAFileInTheRepository(patch.composePath);
   mustBeToolArguments(current, patch);
+  mustStayAStack(current, patch);
   return patch;
 }

@@ -5,7 +5,7 @@
 import { parse } from 'yaml';
 import { badRequest } from '../../errors.ts';
 import { hostPort } from '../reservation/reservation.ts';
-import { asMap, envMap, interpolateAll, list } from './values.ts';
+import { asMap, envMap, interpolateAll, isUnjudged, list } from './values.ts';
 
 const PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
 type Protocol = (typeof PROTOCOLS)[number];
@@ -43,6 +43,8 @@ function entries(targets: number[] | null, published: number[] | null, protocol:
 
 /** One entry of a service's `ports`, as the ports it names. */
 export function portEntries(entry: unknown, where: string): PortEntry[] {
+  // A port that interpolates a variable is the deploy's to judge (see UNJUDGED).
+  if (isUnjudged(entry) || Object.values(asMap(entry)).some(isUnjudged)) return [];
   if (typeof entry === 'object' && entry !== null) {
     const long = asMap(entry);
     const given = long.published === undefined || long.published === '' || String(long.published) === '0' ? null : String(long.published);

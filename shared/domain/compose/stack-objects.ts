@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../../errors.ts';
 import type { StackConfigReference, StackFileTarget, StackObjectSpec, StackSecretReference } from './stack-spec.ts';
-import { asMap, labelMap, list, type Map } from './values.ts';
+import { asMap, isUnjudged, labelMap, list, type Map } from './values.ts';
 
 export type ObjectKind = 'secret' | 'config';
 const SECTION = { secret: 'secrets', config: 'configs' } as const;
@@ -17,7 +17,8 @@ export type ReadComposeFile = (path: string) => Uint8Array | null;
 export interface ObjectsContext {
   readonly namespace: string;
   readonly labels: Record<string, string>;
-  readonly env: Readonly<Record<string, string>>;
+  /** Null when not opened (judged on save): a value read from it is the deploy's to find. */
+  readonly env: Readonly<Record<string, string>> | null;
   readonly read: ReadComposeFile | null;
 }
 
@@ -38,6 +39,7 @@ export function fileContent(read: ReadComposeFile | null, path: string, where: s
 function contentOf(kind: ObjectKind, entry: Map, where: string, context: ObjectsContext): Uint8Array {
   if (typeof entry.file === 'string') return fileContent(context.read, entry.file, where);
   if (typeof entry.environment === 'string') {
+    if (context.env === null) return new Uint8Array();
     const value = context.env[entry.environment];
     if (value === undefined) throw badRequest('composeFile', `${where}: the variable "${entry.environment}" is not in the service's env`);
     return Buffer.from(value);
@@ -69,7 +71,7 @@ export function declaredObjects(kind: ObjectKind, section: unknown, context: Obj
 
 /** A file mode: a number as the file gives it (`0440` was read as octal), or octal digits written as a string. */
 function modeOf(value: unknown, where: string): number {
-  if (value === undefined) return 0o444;
+  if (value === undefined || isUnjudged(value)) return 0o444;
   const mode = typeof value === 'number' ? value : /^(0o?)?[0-7]{1,4}$/.test(String(value)) ? parseInt(String(value).replace(/^0o/, ''), 8) : NaN;
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw badRequest('composeFile', `${where}: mode "${String(value)}" is not a file mode (octal, as 0440)`);
   return mode;
@@ -78,7 +80,7 @@ function modeOf(value: unknown, where: string): number {
 function target(kind: ObjectKind, entry: unknown, where: string, names: ReadonlyMap<string, string>): { source: string; file: StackFileTarget } {
   const long = typeof entry === 'string' ? { source: entry } : asMap(entry);
   const source = String(long.source ?? '');
-  if (!names.has(source)) throw badRequest('composeFile', `${where}: ${kind} "${source}" is not declared under ${SECTION[kind]}`);
+  if (!names.has(source) && !isUnjudged(source)) throw badRequest('composeFile', `${where}: ${kind} "${source}" is not declared under ${SECTION[kind]}`);
   // A secret's bare name lands under /run/secrets; a config without a target lands at /<name>.
   const name = typeof long.target === 'string' ? long.target : kind === 'secret' ? source : `/${source}`;
   return {
@@ -90,13 +92,13 @@ function target(kind: ObjectKind, entry: unknown, where: string, names: Readonly
 export function secretReferences(entries: unknown, where: string, names: ReadonlyMap<string, string>): StackSecretReference[] {
   return list(entries).map((entry) => {
     const { source, file } = target('secret', entry, `${where}.secrets`, names);
-    return { File: file, SecretName: names.get(source)! };
+    return { File: file, SecretName: names.get(source) ?? source };
   });
 }
 
 export function configReferences(entries: unknown, where: string, names: ReadonlyMap<string, string>): StackConfigReference[] {
   return list(entries).map((entry) => {
     const { source, file } = target('config', entry, `${where}.configs`, names);
-    return { File: file, ConfigName: names.get(source)! };
+    return { File: file, ConfigName: names.get(source) ?? source };
   });
 }

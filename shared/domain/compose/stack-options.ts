@@ -4,7 +4,7 @@
 // unsaid.
 import { badRequest } from '../../errors.ts';
 import type { StackServiceSpec } from './stack-spec.ts';
-import { asMap, labelMap, type Map } from './values.ts';
+import { asMap, isUnjudged, labelMap, type Map } from './values.ts';
 
 type ContainerSpec = StackServiceSpec['TaskTemplate']['ContainerSpec'];
 
@@ -27,7 +27,8 @@ function ulimits(value: unknown, where: string): Array<{ Name: string; Soft: num
     const both = typeof limit === 'number' ? { soft: limit, hard: limit } : asMap(limit);
     const soft = Number(both.soft);
     const hard = Number(both.hard);
-    if (!Number.isInteger(soft) || !Number.isInteger(hard)) throw badRequest('composeFile', `${where}.ulimits.${name}: needs whole numbers "soft" and "hard", or one number`);
+    const unjudged = [limit, both.soft, both.hard].some(isUnjudged);
+    if (!unjudged && (!Number.isInteger(soft) || !Number.isInteger(hard))) throw badRequest('composeFile', `${where}.ulimits.${name}: needs whole numbers "soft" and "hard", or one number`);
     return { Name: name, Soft: soft, Hard: hard };
   });
 }

@@ -7,7 +7,7 @@ import { configReferences, fileContent, secretReferences, type ReadComposeFile }
 import { containerOptions, logDriver } from './stack-options.ts';
 import { portEntries } from './ports.ts';
 import type { RolloutConfig, StackMount, StackPort, StackServiceSpec, VolumeOptions } from './stack-spec.ts';
-import { asMap, bytes, envMap, labelMap, list, nanoseconds, pairs, words, type Map } from './values.ts';
+import { asMap, bytes, envMap, isUnjudged, labelMap, list, nanoseconds, pairs, words, type Map } from './values.ts';
 
 export interface ServiceContext {
   readonly namespace: string;
@@ -29,12 +29,13 @@ export interface ServiceContext {
  * service's repository, which every deploy replaces: its data would go with it.
  */
 function bindSource(source: string, where: string): string {
-  if (source.startsWith('/')) return source;
+  if (source.startsWith('/') || isUnjudged(source)) return source;
   throw badRequest('composeFile', `${where}: the bind "${source}" is not an absolute path; a relative one would point into the checkout of the repository, which every deploy replaces: use a named volume for data, a config for a file of the repository, or an absolute host path`);
 }
 
 /** A named volume's mount source and options: its driver, driver options and labels, as the file declares it. */
 function namedVolume(source: string, context: ServiceContext, where: string, noCopy: boolean): Pick<StackMount, 'Source' | 'VolumeOptions'> {
+  if (isUnjudged(source)) return { Source: source };
   const volume = context.volumes.get(source);
   if (!volume) throw badRequest('composeFile', `${where}: volume "${source}" is not declared under volumes`);
   return { Source: volume.name, VolumeOptions: { ...volume.options, ...(noCopy && { NoCopy: true }) } };
@@ -104,6 +105,7 @@ const ports = (entry: unknown, context: ServiceContext, where: string): StackPor
 
 /** A whole number ≥ 0, as written or as interpolation left it (`${NREP}` unset is "", not 0). */
 function replicas(value: unknown, where: string): number {
+  if (isUnjudged(value)) return 1;
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!/^\d+$/.test(text)) throw badRequest('composeFile', `${where}.deploy.replicas must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
   return Number(text);
@@ -115,7 +117,7 @@ function replicas(value: unknown, where: string): number {
  * neither of which a job has; an unknown mode is refused rather than run as `replicated`.
  */
 function serviceMode(deploy: Map, where: string): StackServiceSpec['Mode'] {
-  const mode = deploy.mode ?? 'replicated';
+  const mode = isUnjudged(deploy.mode) ? 'replicated' : deploy.mode ?? 'replicated';
   if (mode === 'replicated') return { Replicated: { Replicas: deploy.replicas === undefined ? 1 : replicas(deploy.replicas, where) } };
   if (mode === 'global') {
     if (deploy.replicas !== undefined) throw badRequest('composeFile', `${where}.deploy.replicas cannot be used with deploy.mode global`);
@@ -198,7 +200,7 @@ export function serviceSpec(name: string, raw: unknown, context: ServiceContext)
       }),
       ...(deploy.placement !== undefined && { Placement: placement(deploy.placement) }),
       Networks: (networks.length > 0 ? networks : ['default']).map((network) => {
-        const target = context.networkNames.get(network);
+        const target = isUnjudged(network) ? network : context.networkNames.get(network);
         if (!target) throw badRequest('composeFile', `${where}: network "${network}" is not declared under networks`);
         return { Target: target, Aliases: [name] };
       }),

@@ -20,7 +20,16 @@ export interface StackOptions {
   readonly publishMode?: 'ingress' | 'host';
   /** Reads the files the file names (env files, secret and config files) from its folder; without it, a file that names one cannot be deployed. */
   readonly read?: ReadComposeFile;
+  /**
+   * `save`: the file judged as it is saved, without its env (which may hold sealed secrets) or its
+   * folder: a value that interpolates a variable (UNJUDGED), a secret or config read from the env,
+   * and the content of a file it names are left to the deploy; `env` and `read` are not used.
+   */
+  readonly judging?: 'deploy' | 'save';
 }
+
+/** On save no file beside the compose file is read: any reads as empty, its content the deploy's to find. */
+const ANY_FILE: ReadComposeFile = () => new Uint8Array();
 
 const TOP_LEVEL = new Set(['version', 'name', 'services', 'networks', 'volumes', 'secrets', 'configs']);
 
@@ -45,7 +54,8 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
   const problem = composeFileProblem(text);
   if (problem) throw badRequest('composeFile', problem);
   if (text.trim() === '') throw badRequest('composeFile', 'is empty: there is nothing to deploy');
-  const env = envMap(options.env);
+  const onSave = options.judging === 'save';
+  const env = onSave ? null : envMap(options.env);
   const file = asMap(interpolateAll(parsedWithFileModes(text), env));
   const namespace = options.appName;
   const labels = { [NAMESPACE_LABEL]: namespace, ...(options.composeId !== undefined && { [COMPOSE_MARK]: options.composeId }) };
@@ -77,12 +87,13 @@ export function stackSpec(text: string, options: StackOptions): StackSpec {
     });
   }
 
-  const objects = { namespace, labels, env, read: options.read ?? null };
+  const read = onSave ? ANY_FILE : options.read ?? null;
+  const objects = { namespace, labels, env, read };
   const secrets = declaredObjects('secret', file.secrets, objects);
   const configs = declaredObjects('config', file.configs, objects);
   const context: ServiceContext = {
     namespace, labels, networkNames, volumes, publishMode: options.publishMode ?? 'ingress',
-    read: options.read ?? null, secretNames: secrets.names, configNames: configs.names,
+    read, secretNames: secrets.names, configNames: configs.names,
   };
   const services = Object.entries(declared('services')).map(([name, body]) => serviceSpec(name, body, context));
   if (services.length === 0) throw badRequest('composeFile', 'has no services');

@@ -30,10 +30,23 @@ function required(name: string, value: string | undefined, op: string, message: 
   return value;
 }
 
-export function interpolate(text: string, env: Readonly<Record<string, string>>): string {
-  return text.replace(VARIABLE, (whole, braced?: string, op?: string, operand?: string, bare?: string, broken?: string) => {
+/**
+ * What a string that interpolates a variable reads as when the file is judged without the env (on
+ * save: stackSpec's `judging: 'save'`): every check lets it pass, and the deploy, which has the env, judges it.
+ */
+export const UNJUDGED = '\u0000unjudged';
+export const isUnjudged = (value: unknown): boolean => value === UNJUDGED;
+
+/** `text` with its variables from `env`; with no env (`null`), UNJUDGED when it has any. */
+export function interpolate(text: string, env: Readonly<Record<string, string>> | null): string {
+  let unknown = false;
+  const result = text.replace(VARIABLE, (whole, braced?: string, op?: string, operand?: string, bare?: string, broken?: string) => {
     if (whole === '$$') return '$';
     if (broken !== undefined) throw badRequest('composeFile', `has an invalid interpolation format in "${text}": a "\${" that is not closed or does not name a variable (write "$$" for a literal "$")`);
+    if (env === null) {
+      unknown = true;
+      return whole;
+    }
     const name = (braced ?? bare)!;
     const value = env[name];
     if (op === ':-') return value ? value : operand ?? '';
@@ -41,10 +54,11 @@ export function interpolate(text: string, env: Readonly<Record<string, string>>)
     if (op === ':?' || op === '?') return required(name, value, op, operand ?? '');
     return value ?? '';
   });
+  return unknown ? UNJUDGED : result;
 }
 
 /** Interpolates every string of a parsed file (keys stay as written). */
-export function interpolateAll(value: unknown, env: Readonly<Record<string, string>>): unknown {
+export function interpolateAll(value: unknown, env: Readonly<Record<string, string>> | null): unknown {
   if (typeof value === 'string') return interpolate(value, env);
   if (Array.isArray(value)) return value.map((item) => interpolateAll(item, env));
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateAll(item, env)]));
@@ -69,6 +83,7 @@ const UNITS: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, m: 60e9
 /** `1m30s`, `500ms`, `10s` as nanoseconds (the engine's unit); a bare number is seconds. */
 export function nanoseconds(value: unknown, field: string): number {
   if (typeof value === 'number') return value * 1e9;
+  if (isUnjudged(value)) return 0;
   const text = String(value);
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) throw badRequest('composeFile', `${field}: "${text}" is not a duration`);
@@ -78,6 +93,7 @@ export function nanoseconds(value: unknown, field: string): number {
 /** `512M`, `1g`, `1024` as bytes. */
 export function bytes(value: unknown, field: string): number {
   if (typeof value === 'number') return value;
+  if (isUnjudged(value)) return 0;
   const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(String(value));
   if (!match) throw badRequest('composeFile', `${field}: "${String(value)}" is not a size`);
   const power = ' kmgt'.indexOf(match[2]!.toLowerCase() || ' ');
