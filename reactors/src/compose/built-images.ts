@@ -3,7 +3,8 @@
 // `down` keeps them; a removed project's would stay on the engine for good.
 import type { ContainerSummary } from '@berth/shared/ports/container-engine';
 
-const SERVICE_LABEL = 'com.docker.compose.service';
+/** The label the compose tool puts on each container: the file's service it runs. */
+export const SERVICE_LABEL = 'com.docker.compose.service';
 
 /** The built images' names among those the project's `containers` were created from. */
 export function builtImageNames(containers: readonly ContainerSummary[], project: string): string[] {

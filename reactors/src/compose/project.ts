@@ -12,12 +12,19 @@ import type { ComposeDeps } from './deps.ts';
 import { builtImageNames } from './built-images.ts';
 
 const ofProject = (appName: string) => ({ label: `${PROJECT_LABEL}=${composeProjectName(appName)}` });
-const RUNNING = new Set(['running', 'restarting', 'paused']);
+/** The states of a container the engine runs, or means to run again (`restarting`, by its restart policy). */
+export const RUNNING = new Set(['running', 'restarting', 'paused']);
 
-const labelled = (deps: ComposeDeps, compose: Pick<Compose, 'appName'>) => deps.engine.listContainers(ofProject(compose.appName));
+/** What finding a project's containers reads: the engine's list, and where Berth's tool ran. */
+export interface ProjectReader {
+  readonly engine: Pick<ComposeDeps['engine'], 'listContainers'>;
+  readonly settings: Pick<ComposeDeps['settings'], 'sourcesDir'>;
+}
+
+const labelled = (deps: ProjectReader, compose: Pick<Compose, 'appName'>) => deps.engine.listContainers(ofProject(compose.appName));
 
 /** Every container of the project that Berth's tool made for the service, running or not. */
-export const projectContainers = async (deps: ComposeDeps, compose: Pick<Compose, 'appName'>) =>
+export const projectContainers = async (deps: ProjectReader, compose: Pick<Compose, 'appName'>) =>
   (await labelled(deps, compose)).filter((container) => isProjectOf(container.labels, deps.settings.sourcesDir, compose.appName));
 
 /** Before a deploy runs the tool: a project of the service's name with a container Berth did not make fails it, untouched. */

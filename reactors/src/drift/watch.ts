@@ -1,17 +1,21 @@
-// The engine watch: follows the engine's service events (updated, removed) and checks each service
-// they name in its turn of the deployer's queue, after any deployment or action of Berth's in
-// flight, so Berth's own scale to 0, removal or update never reads as a change behind its back.
-// One reconcile of every watched service at start and after each reconnect catches what changed
-// while nothing watched; between, the event stream does the work (no polling).
+// The engine watch: follows the engine's service events (updated, removed) and the container events
+// of compose projects (started, exited, removed), and checks each service they name in its turn of
+// the deployer's queue, after any deployment or action of Berth's in flight, so Berth's own scale to
+// 0, stop, removal or update never reads as a change behind its back. One reconcile of every watched
+// service at start and after each reconnect catches what changed while nothing watched; between,
+// the event streams do the work (no polling).
 import type { ReadStore } from '@berth/shared/ports/read-store';
+import type { ContainerEvents } from '@berth/shared/ports/container-events';
 import type { ServiceEvents, ServiceEventStream } from '@berth/shared/ports/service-events';
 import { reasonOf } from '../deployer/reason.ts';
 import { checkService, type CheckDeps } from './check.ts';
-import { servicesNamed, servicesToReconcile, type WatchedService } from './watched.ts';
+import { appNameOfContainer } from './project-of-container.ts';
+import { composeNamed, servicesNamed, servicesToReconcile, type WatchedService } from './watched.ts';
 
 export interface EngineWatchDeps extends CheckDeps {
   readonly readStore: ReadStore;
   readonly events: ServiceEvents;
+  readonly containerEvents: ContainerEvents;
   /** Runs `work` in the service's turn (the deployer's queue). */
   readonly inTurn: (serviceId: string, work: () => Promise<void>) => Promise<void>;
 }
@@ -21,7 +25,7 @@ const LAST_RETRY_MS = 30_000;
 
 export class EngineWatch {
   private stopped = false;
-  private stream: ServiceEventStream | null = null;
+  private streams: ServiceEventStream[] = [];
   private wake: (() => void) | null = null;
   private running: Promise<void> | null = null;
   /** Services whose check waits for its turn: it reads the engine then, so one more event adds nothing. */
@@ -35,7 +39,7 @@ export class EngineWatch {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.stream?.close();
+    this.closeStreams();
     this.wake?.();
     // A check still waiting for its turn (behind a deployment) does nothing once its turn comes.
     await this.running;
@@ -46,17 +50,30 @@ export class EngineWatch {
     while (!this.stopped) {
       try {
         // Open first, then reconcile: a change during the reconcile is heard too.
-        this.stream = await this.deps.events.open((name) => void this.changed(name));
-        if (this.stopped) this.stream.close();
+        const streams = await this.openStreams();
+        if (this.stopped) this.closeStreams();
         await this.reconcile();
         retryMs = FIRST_RETRY_MS;
-        await this.stream.ended;
+        // Either ended: both are opened again, and a reconcile covers what neither heard between.
+        await Promise.race(streams.map((stream) => stream.ended));
       } catch (error) {
-        console.warn(`engine watch: the engine's service events could not be followed (${reasonOf(error)}); trying again`);
+        console.warn(`engine watch: the engine's events could not be followed (${reasonOf(error)}); trying again`);
         retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
       }
+      this.closeStreams();
       if (!this.stopped) await new Promise<void>((resolve) => { this.wake = resolve; setTimeout(resolve, retryMs); });
     }
+  }
+
+  private async openStreams(): Promise<ServiceEventStream[]> {
+    // Kept as each opens: one open when the other fails is closed too.
+    this.streams = [await this.deps.events.open((name) => void this.changed(name))];
+    this.streams.push(await this.deps.containerEvents.open((labels) => void this.containerChanged(labels)));
+    return this.streams;
+  }
+
+  private closeStreams(): void {
+    for (const stream of this.streams) stream.close();
   }
 
   private async reconcile(): Promise<void> {
@@ -68,6 +85,16 @@ export class EngineWatch {
       for (const service of await servicesNamed(this.deps.readStore, serviceName)) this.check(service);
     } catch (error) {
       console.warn(`engine watch: the services named ${serviceName} could not be found (${reasonOf(error)})`);
+    }
+  }
+
+  private async containerChanged(labels: Readonly<Record<string, string>>): Promise<void> {
+    const appName = appNameOfContainer(labels, this.deps.settings.sourcesDir);
+    if (appName === null) return;
+    try {
+      for (const service of await composeNamed(this.deps.readStore, appName)) this.check(service);
+    } catch (error) {
+      console.warn(`engine watch: the compose service ${appName} could not be found (${reasonOf(error)})`);
     }
   }
 

@@ -1,5 +1,6 @@
-// The services the engine watch checks, found in the read models: those an engine service's event
-// names, and, at start and after each reconnect, every one whose status the engine could contradict.
+// The services the engine watch checks, found in the read models: those an engine service's or a
+// compose project's container's event names, and, at start and after each reconnect, every one whose
+// status the engine could contradict.
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { SERVICE_KINDS } from '@berth/shared/domain/service-kinds';
@@ -28,6 +29,10 @@ export async function servicesNamed(readStore: ReadStore, serviceName: string): 
   }
   return found;
 }
+
+/** The compose service of this appName, whose project a container event names. */
+export const composeNamed = async (readStore: ReadStore, appName: string): Promise<WatchedService[]> =>
+  watchedOf(composeAggregate, await readStore.find(composeAggregate.name, 'appName', appName));
 
 const namespacesOf = (serviceName: string): string[] =>
   [...serviceName.matchAll(/_/g)].map((match) => serviceName.slice(0, match.index));
