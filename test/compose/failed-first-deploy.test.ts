@@ -1,6 +1,7 @@
 // A compose service whose first deploy failed leaves no container or network of its project
-// behind (its named volumes and built images stay, under its appName: so the appName stays too); a stack whose
-// `<appName>_<service>` is longer than the engine takes fails before anything reaches it.
+// behind (its named volumes and built images stay, under its appName: so the appName stays too).
+// (A stack whose `<appName>_<service>` is longer than the engine takes is refused on save now:
+// test/compose/stack-file-checked-on-save.test.ts.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
@@ -9,7 +10,6 @@ import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { TEST_IMAGE } from '../support/engine.ts';
 import { freePort } from '../support/http.ts';
 import { ended } from '../support/deployments.ts';
-import { stacks } from '../support/stacks.ts';
 
 const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
 const labelled = (kind: 'container' | 'network', project: string) =>
@@ -53,18 +53,6 @@ describe('a failed first deploy of a compose service', () => {
     assert.deepEqual(labelled('network', appName), [], 'the network is removed');
 
     await berth.refused('compose.update', { composeId, appName: `${appName}-renamed` }, 409, 'appName');
-    await berth.ok('compose.delete', { composeId });
-  });
-
-  it("fails a stack whose <appName>_<service> is longer than 63 characters, naming it, before the engine sees it", async () => {
-    const appName = `long-${'x'.repeat(58)}`;
-    const { composeId } = await berth.ok('compose.create', { name: 'long', projectId, composeType: 'stack', appName: 'long' });
-    await berth.ok('compose.update', { composeId, appName, composeFile: `services:\n  web:\n    image: ${TEST_IMAGE}\n` });
-    const deployment = await ended(berth, (await berth.ok('compose.deploy', { composeId })).deploymentId);
-    assert.equal(deployment.status, 'error');
-    assert.match(deployment.reason, new RegExp(`${appName}_web is 67 characters.*shorten the appName`));
-    assert.deepEqual(await stacks.services(appName), []);
-    assert.deepEqual(await stacks.networks(appName), []);
     await berth.ok('compose.delete', { composeId });
   });
 });

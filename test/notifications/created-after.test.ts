@@ -34,6 +34,9 @@ describe('a subscription created after an event', () => {
     const { subscriptionId } = await api.ok('notification.create', { url: `${receiver.url}/hook`, eventTypes: ['ProjectCreated'] });
     await api.ok('project.create', { name: 'made after it' });
     await eventually(async () => names.includes('made after it'), 10_000, 'the event after the subscription to arrive');
+    // Recorded as delivered before the kill: one killed in between is sent again, as README says (at least once).
+    await eventually(async () => (await api.ok('notification.deliveries', { subscriptionId }) as Array<{ status: string }>)
+      .some((delivery) => delivery.status === 'delivered'), 10_000, 'the delivery to be recorded');
     killed.child.kill('SIGKILL');
     await killed.exited;
     // The relay publishes the whole log again, as when it was killed before it saved how far it got.
