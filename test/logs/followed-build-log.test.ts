@@ -3,13 +3,15 @@
 // written just before the deployment ended included, then `end`; and the followers together cost
 // the server a bounded share of a core.
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startBerthWithReactors, type TestBerth } from '../support/berth.ts';
 import { removeDeployed } from '../support/engine.ts';
 import { gitRepo, type GitRepo } from '../support/git-repo.ts';
 import { TEST_IMAGE } from '../support/engine.ts';
 
-const PORT = 47402;
+/** Where the test's Berth listens: a free port, taken at start. */
+let port = 0;
 const LINES = 200_000;
 // About 100 bytes a line, numbered so a line lost, doubled or out of order shows.
 const NOISY_CONTAINERFILE = `FROM ${TEST_IMAGE}
@@ -19,7 +21,7 @@ COPY index.html /www/index.html
 
 /** Follows the deployment's log over HTTP: the `line` events' data, and the `end` event's. */
 async function follow(token: string, deploymentId: string) {
-  const response = await fetch(`http://127.0.0.1:${PORT}/api/deployment.logs?deploymentId=${deploymentId}&follow=true`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`http://127.0.0.1:${port}/api/deployment.logs?deploymentId=${deploymentId}&follow=true`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(response.status, 200);
   const lines: string[] = [];
   let end: string | null = null;
@@ -42,7 +44,8 @@ describe('a real build log followed by five clients', () => {
   const services: string[] = [];
   before(async () => {
     berth = await startBerthWithReactors({ config: { actionWaitMs: 30_000, taskStartTimeoutMs: 20_000 } });
-    await berth.app.listen({ port: PORT, host: '127.0.0.1' });
+    await berth.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ port } = berth.app.server.address() as AddressInfo);
     repo = gitRepo();
   });
   after(async () => {

@@ -42,7 +42,7 @@ describe('deployment.logs: the log so far', () => {
     const writer = deploymentLogsOf(berth.dataDir).writer(deploymentId, []);
     const line = `${'é'.repeat(500)}${'q'.repeat(1000)}`;
     for (let index = 0; index < 48_000; index++) writer.line(line);
-    await berth.app.listen({ port: 47401, host: '127.0.0.1' });
+    await berth.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = berth.app.server.address() as AddressInfo;
     global.gc?.();
     const base = held();

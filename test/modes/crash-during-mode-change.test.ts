@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { TEST_IMAGE, uniqueName, engine, eventually, httpBody } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
+import { freePort } from '../support/http.ts';
 import type { Application } from '@berth/shared/domain/application/record';
 import { SERVICE_LABEL, type ContainerEngine, type ServiceSpec } from '@berth/shared/ports/container-engine';
 import { runDeploymentWith } from '@berth/reactors/deployer/run';
@@ -66,7 +67,7 @@ async function recoverAndExpectThePreviousService(port: number, crashed: Awaited
 }
 
 test('a kill while the old service stops for a mode change leaves the previous service running after recovery', async () => {
-  const port = 47510;
+  const port = await freePort();
   const crashed = await crashMidModeChange(port, (app) => (method, args) =>
     (method === 'listContainers' && (args[0] as { label?: string } | undefined)?.label === `${SERVICE_LABEL}=${app.appName}` ? 'before' : null));
   await eventually('the kill to land', async () => (await httpBody(port)) === null, 30_000);
@@ -74,7 +75,7 @@ test('a kill while the old service stops for a mode change leaves the previous s
 });
 
 test('a kill once the new-mode service is created leaves the previous service running after recovery', async () => {
-  const port = 47511;
+  const port = await freePort();
   const crashed = await crashMidModeChange(port, () => (method, args) =>
     (method === 'upsertService' && 'Global' in ((args[0] as ServiceSpec).Mode ?? {}) ? 'after' : null));
   await eventually('the new-mode service to be created', async () => (await modeOf(crashed.app.appName)) === 'Global', 30_000);

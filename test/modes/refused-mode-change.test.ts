@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { TEST_IMAGE, uniqueName, engine, eventually, httpBody } from '../support/engine.ts';
 import { deploy, deployer, portOf, testApplication } from '../support/deploy-work.ts';
+import { freePort } from '../support/http.ts';
 import type { Application } from '@berth/shared/domain/application/record';
 
 const d = deployer({ taskStartTimeoutMs: 20_000, taskSteadyMs: 1000 });
@@ -11,7 +12,7 @@ const apps: Application[] = [];
 after(async () => { for (const app of apps) await d.actions.remove(app).catch(() => {}); });
 
 test('a mode change the engine refuses leaves the previous service serving', async () => {
-  const port = 47512;
+  const port = await freePort();
   const app = testApplication({ appName: uniqueName('berth-test-modes-refused'), sourceType: 'container', containerImage: TEST_IMAGE });
   apps.push(app);
   d.ports.set(app.applicationId, [portOf(app, port)]);
