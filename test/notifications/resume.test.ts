@@ -78,7 +78,7 @@ describe('a webhook delivery interrupted between attempts, embedded (one process
     await sleep(Math.max(0, firstAt + BACKOFF + 200 - Date.now()));
     assert.equal(receiver.of(deliveryId).length, 1, 'a stopped Berth posted again');
     const restartedAt = Date.now();
-    const second = await listeningBerth({ dataDir: first.dataDir, config: { roles: ['api', 'projections', 'relay', 'reactors'], notifyRetryMs: [BACKOFF], notifyTimeoutMs: 500 } });
+    const second = await listeningBerth({ dataDir: first.dataDir, config: { roles: ['api', 'projections', 'relay', 'reactors'], notifyRetryMs: [BACKOFF], notifyTimeoutMs: 5000 } });
     cleanups.push(() => second.stop());
     const again = httpClient(second.baseUrl);
     again.token = api.token;
@@ -90,7 +90,7 @@ describe('a webhook delivery interrupted between attempts, embedded (one process
 
   it('is finished after its process is killed (SIGKILL) and started again, and never sent again once delivered', async () => {
     const BACKOFF = 1500;
-    const berth = await killableBerth({ BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '500' }, cleanups, 'berth-resume-');
+    const berth = await killableBerth({ BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '5000' }, cleanups, 'berth-resume-');
     const { start } = berth;
     const killed = await start();
     const api = await berth.signIn(ADMIN);
@@ -130,7 +130,7 @@ describe('a webhook delivery interrupted between attempts, over NATS JetStream',
   it('stops at once instead of waiting out the retries, and is finished after the start', async () => {
     const BACKOFF = 3000;
     const nats = await ownNats();
-    const config = { roles: ['api', 'projections', 'relay', 'reactors'] as const, notifyRetryMs: [BACKOFF], notifyTimeoutMs: 500, natsUrl: nats.url };
+    const config = { roles: ['api', 'projections', 'relay', 'reactors'] as const, notifyRetryMs: [BACKOFF], notifyTimeoutMs: 5000, natsUrl: nats.url };
     const first = await listeningBerth({ config: { ...config, roles: [...config.roles] } });
     cleanups.push(() => first.stop());
     const api = await signInAdmin(first, ADMIN);
@@ -155,7 +155,7 @@ describe('a webhook delivery interrupted between attempts, over NATS JetStream',
     cleanups.push(() => api.stop());
     const env = {
       BERTH_DATA_DIR: api.dataDir, BERTH_NATS_URL: nats.url, BERTH_LOG_LEVEL: 'silent', BERTH_SQLITE_SYNCHRONOUS: 'NORMAL',
-      BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '500',
+      BERTH_NOTIFY_RETRY_MS: String(BACKOFF), BERTH_NOTIFY_TIMEOUT_MS: '5000',
     };
     const role = (name: string): RoleProcess => {
       const process = startRole(name, env);
