@@ -84,9 +84,10 @@ describe('the engine watch of container-compose services', { timeout: 120_000 },
     }
     await deployed(berth, service);
 
-    // Its process ends; the engine starts it again (restart: always).
+    // Its process ends; the engine starts it again (restart: always). Detached: an attached exec
+    // can itself fail when the container dies before the exec's own answer.
     const side = containerOf(service.appName, 'side');
-    docker('exec', side, 'sh', '-c', 'kill 1');
+    docker('exec', '-d', side, 'sh', '-c', 'kill 1');
     await eventually('the engine to restart side', async () => docker('inspect', '-f', '{{.RestartCount}} {{.State.Running}}', side) === '1 true', 20_000);
 
     // Checked in order after Berth's own: once this one is recorded, every check before it was made.
