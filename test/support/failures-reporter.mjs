@@ -6,7 +6,7 @@ import { writeSync } from 'node:fs';
 export default async function* failures(source) {
   const failed = [];
   for await (const event of source) {
-    if (event.type === 'test:fail') {
+    if (event.type === 'test:fail' && !event.data.todo) {
       const entry = describe(event.data);
       if (entry) failed.push(entry);
     } else if (event.type === 'test:diagnostic' && event.data.nesting === 0 && event.data.message.startsWith('fail ') && failed.length > 0) {
