@@ -74,9 +74,10 @@ export async function startReactors(infra: Infrastructure, work: EngineWork, wat
         await watch?.stop();
         await backups.stop();
         await running.stop();
-        for (const consumer of consumers) await consumer.stop();
-        // Once nothing new can start: a run delivered meanwhile would be ended before it began.
+        // Before the consumers, which wait for their handlers: a manual run's handler waits for
+        // its run. The term stays ended, so a run delivered meanwhile ends before it begins.
         await runs.end('the reactors stopped in this process while it ran');
+        for (const consumer of consumers) await consumer.stop();
       };
     },
     async stop() {

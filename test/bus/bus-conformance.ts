@@ -140,5 +140,23 @@ export function busConformance(label: string, open: () => Promise<Bus>): void {
       assert.ok(peak > 1 && peak <= 4, `peak ${peak}`);
       await consumer.stop();
     });
+
+    it('a consumer\'s stop resolves once the handlers in flight have ended, so the stores they use can close after it', async () => {
+      const bus = await fresh();
+      let started = 0;
+      let ended = 0;
+      const consumer = await bus.consume(name(), async () => {
+        started++;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ended++;
+      }, { aggregate: 'inflight', concurrency: 2 });
+      await bus.publish(event('inflight'));
+      await bus.publish(event('inflight'));
+      const deadline = Date.now() + 10_000;
+      while (started < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(started, 2);
+      await consumer.stop();
+      assert.equal(ended, 2, 'both handlers ended before the stop resolved');
+    });
   });
 }

@@ -49,7 +49,7 @@ export class MemoryBus implements Bus {
     const state = cursor;
     const limit = Math.max(1, options.concurrency ?? 1);
     const slots = new Signal();
-    let inFlight = 0;
+    const inFlight = new Set<Promise<void>>();
     const stopped = new Signal();
     let running = true;
 
@@ -72,18 +72,18 @@ export class MemoryBus implements Bus {
           await untilAny([this.published, stopped]);
           continue;
         }
-        if (inFlight >= limit) {
+        if (inFlight.size >= limit) {
           await untilAny([slots, stopped]);
           continue;
         }
         const index = state.next++;
         if (prefix && !event.stream.startsWith(prefix)) continue;
         state.unacked.add(index);
-        inFlight++;
-        void deliver(index, event).finally(() => {
-          inFlight--;
+        const delivery = deliver(index, event).finally(() => {
+          inFlight.delete(delivery);
           slots.notify();
         });
+        inFlight.add(delivery);
       }
     };
     const done = loop();
@@ -92,6 +92,8 @@ export class MemoryBus implements Bus {
         running = false;
         stopped.notify();
         await done;
+        // As JetStream's consumer does: what the handlers use may be closed once this resolves.
+        await Promise.all(inFlight);
         state.active = false;
       },
     };
