@@ -11,6 +11,9 @@ mapfile -t files < <({
   grep -v '^#' test/slowest-first.txt | while read -r file; do [[ -f "$file" ]] && echo "$file"; done
   find . -name '*.test.ts' -not -path '*/node_modules/*' -not -path './.*' | sort
 } | awk '!seen[$0]++')
+# The files run from one build of them (test/support/build-tests.ts: no compiling loader in each
+# file's process), its stack traces mapped to the sources.
+built="$(node --import tsx test/support/build-tests.ts $$ "${files[@]}")"
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
 # something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
@@ -18,5 +21,5 @@ mapfile -t files < <({
 # time is spent waiting on the engine, not on the two cores (three took 20 minutes, two 23).
 # test/support/run-in-order.mjs runs them in the order above (`node --test` would sort them by
 # name) and names the failed tests again after the summary, where a log's tail shows them.
-exec node --import tsx --import ./test/support/exit-watchdog.mjs --test-timeout=300000 \
-  test/support/run-in-order.mjs 4 "${files[@]}"
+exec node --enable-source-maps --import ./test/support/exit-watchdog.mjs --test-timeout=300000 \
+  test/support/run-in-order.mjs 4 "$built" "${files[@]}"

@@ -5,10 +5,11 @@
 // that ran it is alive; without that, every change of the sources left a build behind.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface BuiltFile {
+  /** Its path in the folder. */
   readonly name: string;
   readonly contents: Uint8Array;
 }
@@ -38,7 +39,10 @@ export async function settle(buildDir: string, files: readonly BuiltFile[], used
     if (!existsSync(folder)) {
       const aside = join(buildDir, `.writing-${randomBytes(6).toString('hex')}`);
       mkdirSync(join(aside, USERS), { recursive: true });
-      for (const file of files) writeFileSync(join(aside, file.name), file.contents);
+      for (const file of files) {
+        mkdirSync(dirname(join(aside, file.name)), { recursive: true });
+        writeFileSync(join(aside, file.name), file.contents);
+      }
       renameSync(aside, folder);
     }
     writeFileSync(join(folder, USERS, String(usedBy)), '');

@@ -6,7 +6,7 @@
 // it: pnpm gives each workspace package its own dependencies, so no single folder sees them all.
 // Each build lives in a folder named by its content (see `settle`). Prints the built entry's path.
 import { isBuiltin } from 'node:module';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -18,7 +18,7 @@ const BUILD_DIR = join(ROOT, '.build');
 const SKIP = 'berth-resolving';
 
 /** Third-party imports left to Node at run time, at the exact file Node would load. */
-const pinnedPackages: Plugin = {
+export const pinnedPackages: Plugin = {
   name: 'pinned-packages',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, async (args) => {
@@ -32,33 +32,45 @@ const pinnedPackages: Plugin = {
 };
 
 /**
- * A module that finds files beside itself (the compose templates) keeps its own location: in the
- * build, `import.meta.url` would be the bundle's. The entry keeps the bundle's, as it asks whether
- * it is the process's entry.
+ * A module that finds files beside itself (the compose templates, a test's fixtures) keeps its own
+ * location: in the build, `import.meta.url` (and `.dirname`, `.filename`) would be the bundle's.
+ * `keep`, an entry that asks whether it is the process's entry, keeps the bundle's. One written
+ * inside a string stays as written.
  */
-const ownLocation = (entry: string): Plugin => ({
+export const ownLocation = (keep: string | null): Plugin => ({
   name: 'own-location',
   setup(builder) {
     builder.onLoad({ filter: /\.ts$/ }, async (args) => {
-      if (args.path === entry) return undefined;
+      if (args.path === keep) return undefined;
       const source = await readFile(args.path, 'utf8');
-      if (!source.includes('import.meta.url')) return undefined;
-      return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+      if (!source.includes('import.meta.')) return undefined;
+      const own = { url: pathToFileURL(args.path).href, dirname: dirname(args.path), filename: args.path };
+      const contents = source.replace(/import\.meta\.(url|dirname|filename)\b/g, (found, name: keyof typeof own, at: number) =>
+        (inString(source.slice(source.lastIndexOf('\n', at) + 1, at)) ? found : JSON.stringify(own[name])));
+      return { contents, loader: 'ts' };
     });
   },
 });
 
+/** Whether a line that starts with `before` is inside a string literal there (an odd count of one quote). */
+const inString = (before: string): boolean => ['"', "'", '`'].some((quote) => before.split(quote).length % 2 === 0);
+
 /**
- * Builds `entry` (a path to a TypeScript module) into a folder of `buildDir` named by the build's
- * content, for the process `usedBy` to run; answers the built file's path.
+ * Builds `entries` (paths of TypeScript modules) into a folder of `buildDir` named by the build's
+ * content, for the process `usedBy` to run; answers the folder. Each entry is built to its path
+ * below `base`, as a `.mjs` file; `keep`: the module that keeps the bundle's `import.meta.url`.
  */
-export async function buildEntry(entry: string, { buildDir = BUILD_DIR, usedBy = process.ppid } = {}): Promise<string> {
-  const absolute = resolve(entry);
+export async function buildEntries(entries: readonly string[], { base, buildDir = BUILD_DIR, usedBy = process.ppid, keep = null }: {
+  base: string; buildDir?: string; usedBy?: number; keep?: string | null;
+}): Promise<string> {
+  const absolute = entries.map((entry) => resolve(entry));
+  // Only the folder's depth shows in the output (the source maps' relative paths): every build
+  // folder is one level below `buildDir`, as this one is.
+  const outdir = join(buildDir, 'build');
   const { outputFiles } = await build({
-    entryPoints: [absolute],
-    // Only the folder's depth shows in the output (the source maps' relative paths): every build
-    // folder is one level below `buildDir`, as this one is.
-    outdir: join(buildDir, 'build'),
+    entryPoints: absolute,
+    outdir,
+    outbase: resolve(base),
     write: false,
     bundle: true,
     splitting: true,
@@ -71,11 +83,16 @@ export async function buildEntry(entry: string, { buildDir = BUILD_DIR, usedBy =
     outExtension: { '.js': '.mjs' },
     sourcemap: 'linked',
     logLevel: 'warning',
-    plugins: [pinnedPackages, ownLocation(absolute)],
+    plugins: [pinnedPackages, ownLocation(keep)],
   });
-  const files = outputFiles.map((file) => ({ name: basename(file.path), contents: file.contents }));
-  const folder = await settle(buildDir, files, usedBy);
-  return join(folder, `${basename(absolute, extname(absolute))}.mjs`);
+  return settle(buildDir, outputFiles.map((file) => ({ name: relative(outdir, file.path), contents: file.contents })), usedBy);
+}
+
+/** Builds one entry module (see buildEntries); answers the built file's path. */
+export async function buildEntry(entry: string, { buildDir = BUILD_DIR, usedBy = process.ppid } = {}): Promise<string> {
+  const absolute = resolve(entry);
+  const folder = await buildEntries([absolute], { base: dirname(absolute), buildDir, usedBy, keep: absolute });
+  return join(folder, `${basename(entry, extname(entry))}.mjs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
