@@ -87,15 +87,15 @@ test('what a killed build left (a half-written folder, an abandoned lock) and fi
   assert.equal(folders().length, 1);
 });
 
-test('a bundled module keeps its own location (import.meta.url, .dirname, .filename), and a string that spells one stays as written', async (t) => {
+test('a bundled module keeps its own location (import.meta.url, .dirname, .filename), in a template string\'s value too, and a string that spells one stays as written', async (t) => {
   const { buildDir, entry } = scratch(t);
   const source = entry('app', 'unused');
   const helper = join(dirname(source), 'deeper', 'where.ts');
   mkdirSync(dirname(helper));
-  writeFileSync(helper, "export const where = [import.meta.url, import.meta.dirname, import.meta.filename, 'see import.meta.url'];\n");
+  writeFileSync(helper, "export const where = [import.meta.url, import.meta.dirname, import.meta.filename, 'see import.meta.url', `${import.meta.dirname}/x`];\n");
   writeFileSync(source, "export { where } from './deeper/where.ts';\nexport const value = import.meta.url;\n");
   const built = await buildEntry(source, { buildDir, usedBy: process.pid });
   const module = await import(pathToFileURL(built).href) as { where: string[]; value: string };
-  assert.deepEqual(module.where, [pathToFileURL(helper).href, dirname(helper), helper, 'see import.meta.url']);
+  assert.deepEqual(module.where, [pathToFileURL(helper).href, dirname(helper), helper, 'see import.meta.url', `${dirname(helper)}/x`]);
   assert.equal(module.value, pathToFileURL(built).href, 'the entry keeps the bundle\'s: it asks whether it is the process\'s entry');
 });

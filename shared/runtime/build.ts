@@ -9,7 +9,7 @@ import { isBuiltin } from 'node:module';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, transform, type Plugin } from 'esbuild';
 import { settle } from './build-folders.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,8 +34,8 @@ export const pinnedPackages: Plugin = {
 /**
  * A module that finds files beside itself (the compose templates, a test's fixtures) keeps its own
  * location: in the build, `import.meta.url` (and `.dirname`, `.filename`) would be the bundle's.
- * `keep`, an entry that asks whether it is the process's entry, keeps the bundle's. One written
- * inside a string stays as written.
+ * `keep`, an entry that asks whether it is the process's entry, keeps the bundle's. esbuild's own
+ * `define` replaces them, so one spelled inside a string stays as written.
  */
 export const ownLocation = (keep: string | null): Plugin => ({
   name: 'own-location',
@@ -44,16 +44,18 @@ export const ownLocation = (keep: string | null): Plugin => ({
       if (args.path === keep) return undefined;
       const source = await readFile(args.path, 'utf8');
       if (!source.includes('import.meta.')) return undefined;
-      const own = { url: pathToFileURL(args.path).href, dirname: dirname(args.path), filename: args.path };
-      const contents = source.replace(/import\.meta\.(url|dirname|filename)\b/g, (found, name: keyof typeof own, at: number) =>
-        (inString(source.slice(source.lastIndexOf('\n', at) + 1, at)) ? found : JSON.stringify(own[name])));
-      return { contents, loader: 'ts' };
+      const { code } = await transform(source, {
+        loader: 'ts', format: 'esm', sourcefile: args.path, sourcemap: 'inline',
+        define: {
+          'import.meta.url': JSON.stringify(pathToFileURL(args.path).href),
+          'import.meta.dirname': JSON.stringify(dirname(args.path)),
+          'import.meta.filename': JSON.stringify(args.path),
+        },
+      });
+      return { contents: code, loader: 'js' };
     });
   },
 });
-
-/** Whether a line that starts with `before` is inside a string literal there (an odd count of one quote). */
-const inString = (before: string): boolean => ['"', "'", '`'].some((quote) => before.split(quote).length % 2 === 0);
 
 /**
  * Builds `entries` (paths of TypeScript modules) into a folder of `buildDir` named by the build's

@@ -63,20 +63,24 @@ describe('relay', () => {
     const first = await relayRun(undefined);
     const store = first.berth.infrastructure.eventStore;
     for (let n = 0; n < 5; n++) await store.append(`project-${newId()}`, [appended(n)], 'no_stream');
-    // Handles the first two; the third never ends (the process goes before it does).
+    // Handles the first two; the third does not end before the process goes (as when it is killed).
     const handled: number[] = [];
     let stuck = (_: unknown) => {};
     const reachedThird = new Promise((resolve) => { stuck = resolve; });
+    let endThird = () => {};
     const consumer = await (await first.berth.infrastructure.bus()).consume('relay_inflight', async ({ event }) => {
       if (event.position >= 3) {
         stuck(null);
-        return new Promise<void>(() => {});
+        return new Promise<void>((resolve) => { endThird = resolve; });
       }
       handled.push(event.position);
     });
     await reachedThird;
     await first.berth.stop();
-    await consumer.stop();
+    // A consumer's stop waits for its handler, which ends only now, after the relay is gone.
+    const stopped = consumer.stop();
+    endThird();
+    await stopped;
 
     const second = await launch(first.config);
     const got = collector();
