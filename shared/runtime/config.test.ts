@@ -70,6 +70,7 @@ describe('the defaults', () => {
       assert.equal(config.tokenLifetimeSeconds, 86_400);
       assert.equal(config.taskStartTimeoutMs, 60_000);
       assert.equal(config.actionWaitMs, 60_000);
+      assert.equal(config.engineRecheckMs, 300_000);
       assert.deepEqual(config.notifyRetryMs, [1000, 10_000, 60_000, 300_000]);
       assert.equal(config.engineSocket, '/var/run/docker.sock');
       assert.deepEqual(config.roles, ['api', 'projections', 'relay', 'reactors']);
@@ -163,6 +164,7 @@ describe('values that are refused, naming the variable and what it accepts', () 
       ['BERTH_ATTEMPT_WINDOW_SECONDS', '0', 'from 1 to 2147483647'],
       ['BERTH_TASK_START_TIMEOUT_MS', '0', 'from 1000 to 2147483647'],
       ['BERTH_ACTION_WAIT_MS', '0', 'from 1 to 2147483647'],
+      ['BERTH_ENGINE_RECHECK_MS', '999', 'from 1000 to 2147483647'],
       ['BERTH_NOTIFY_TIMEOUT_MS', '0', 'from 1 to 2147483647'],
       ['BERTH_DEPLOY_CONCURRENCY', '0', 'of at least 1'],
       ['BERTH_KEEP_DEPLOYMENTS', '0', 'of at least 1'],
@@ -176,7 +178,7 @@ describe('values that are refused, naming the variable and what it accepts', () 
     const names = ['BERTH_TOKEN_LIFETIME_SECONDS', 'BERTH_PROJECTION_WAIT_MS', 'BERTH_INVITATION_LIFETIME_SECONDS', 'BERTH_ATTEMPTS_PER_ACCOUNT',
       'BERTH_ATTEMPTS_PER_ADDRESS', 'BERTH_ATTEMPT_WINDOW_SECONDS', 'BERTH_TASK_START_TIMEOUT_MS', 'BERTH_TASK_STEADY_MS', 'BERTH_READY_MAX_LAG',
       'BERTH_READY_MAX_LAG_SECONDS', 'BERTH_CONNECT_TIMEOUT_SECONDS', 'BERTH_LEASE_TTL_MS', 'BERTH_NOTIFY_TIMEOUT_MS', 'BERTH_DEPLOY_CONCURRENCY',
-      'BERTH_KEEP_DEPLOYMENTS', 'BERTH_KEEP_BACKUP_RUNS', 'BERTH_ACTION_WAIT_MS'];
+      'BERTH_KEEP_DEPLOYMENTS', 'BERTH_KEEP_BACKUP_RUNS', 'BERTH_ACTION_WAIT_MS', 'BERTH_ENGINE_RECHECK_MS'];
     for (const name of names) {
       for (const value of ['1.5', '10s', '-3']) refuses({ [name]: value }, new RegExp(`^${name} must be a whole number (from|of at least) \\d+`));
     }

@@ -74,6 +74,8 @@ export interface Config {
   readonly keepBackupRuns: number;
   /** Bound on the wait of start, stop, reload and cancel for the engine's outcome. */
   readonly actionWaitMs: number;
+  /** How often the engine watch checks every service again, besides the engine's events. */
+  readonly engineRecheckMs: number;
   /** The operator's changes to the database engine profiles (BERTH_DATABASE_PROFILES, a JSON file). */
   readonly databaseProfiles: ProfileOverrides;
   /** Whether removing a database removes its `<appName>-data` volume too (kept by default). */
@@ -300,6 +302,7 @@ export function configFrom(env: Env = process.env, overrides: Partial<Config> = 
     // A run is history an operator reads: two days of hourly runs, more than a keepLatest usually keeps.
     keepBackupRuns: integer(env, 'BERTH_KEEP_BACKUP_RUNS', 50, { min: 1 }),
     actionWaitMs: integer(env, 'BERTH_ACTION_WAIT_MS', 60_000, duration(1)),
+    engineRecheckMs: integer(env, 'BERTH_ENGINE_RECHECK_MS', 300_000, duration(1000)),
     databaseProfiles: overrides.databaseProfiles ?? databaseProfiles(env),
     removeDatabaseVolumes: onOff(env, 'BERTH_REMOVE_DATABASE_VOLUMES', 'off'),
     ...overrides,

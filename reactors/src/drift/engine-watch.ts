@@ -17,5 +17,6 @@ export function engineWatchOf(infra: Infrastructure, deployer: Deployer, report:
     // The queue's turn, not `inTurn`: an end held while the next deployment waits stays held (the
     // status `running`), rather than shown `done` in between for a check.
     inTurn: (serviceId, work) => deployer.queue.alone(serviceId, work),
+    recheckMs: infra.config.engineRecheckMs,
   });
 }

@@ -3,7 +3,8 @@
 // the deployer's queue, after any deployment or action of Berth's in flight, so Berth's own scale to
 // 0, stop, removal or update never reads as a change behind its back. One reconcile of every watched
 // service at start and after each reconnect catches what changed while nothing watched; between,
-// the event streams do the work (no polling).
+// the event streams do the work, and a reconcile now and then (`recheckMs`) catches what an event
+// stream that stalls without ending never said.
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { ContainerEvents } from '@berth/shared/ports/container-events';
 import type { ServiceEvents, ServiceEventStream } from '@berth/shared/ports/service-events';
@@ -18,9 +19,22 @@ export interface EngineWatchDeps extends CheckDeps {
   readonly containerEvents: ContainerEvents;
   /** Runs `work` in the service's turn (the deployer's queue). */
   readonly inTurn: (serviceId: string, work: () => Promise<void>) => Promise<void>;
+  /** How often every watched service is checked again while the streams are open. */
+  readonly recheckMs: number;
 }
 
 const FIRST_RETRY_MS = 1_000;
+
+/** Whether `ended` resolves within `ms`. */
+async function endsWithin(ended: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  try {
+    return await Promise.race([ended.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const LAST_RETRY_MS = 30_000;
 
 export class EngineWatch {
@@ -55,7 +69,8 @@ export class EngineWatch {
         await this.reconcile();
         retryMs = FIRST_RETRY_MS;
         // Either ended: both are opened again, and a reconcile covers what neither heard between.
-        await Promise.race(streams.map((stream) => stream.ended));
+        const ended = Promise.race(streams.map((stream) => stream.ended));
+        while (!await endsWithin(ended, this.deps.recheckMs)) await this.reconcile();
       } catch (error) {
         console.warn(`engine watch: the engine's events could not be followed (${reasonOf(error)}); trying again`);
         retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
