@@ -17,8 +17,8 @@ built="$(node --import tsx test/support/build-tests.ts $$ "${files[@]}")"
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
 # something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
-# past five minutes (the slowest whole file takes under two). Four files at once: most of their
-# time is spent waiting on the engine, not on the two cores (three took 20 minutes, two 23).
+# past five minutes (the slowest whole file takes under two). Four files at once: much of their
+# time is spent waiting on the engine, not on the two cores.
 # test/support/run-in-order.mjs runs them in the order above (`node --test` would sort them by
 # name) and names the failed tests again after the summary, where a log's tail shows them.
 exec node --enable-source-maps --import ./test/support/exit-watchdog.mjs --test-timeout=300000 \

@@ -18,7 +18,7 @@ const BUILD_DIR = join(ROOT, '.build');
 const SKIP = 'berth-resolving';
 
 /** Third-party imports left to Node at run time, at the exact file Node would load. */
-export const pinnedPackages: Plugin = {
+const pinnedPackages: Plugin = {
   name: 'pinned-packages',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, async (args) => {
@@ -37,7 +37,7 @@ export const pinnedPackages: Plugin = {
  * `keep`, an entry that asks whether it is the process's entry, keeps the bundle's. esbuild's own
  * `define` replaces them, so one spelled inside a string stays as written.
  */
-export const ownLocation = (keep: string | null): Plugin => ({
+const ownLocation = (keep: string | null): Plugin => ({
   name: 'own-location',
   setup(builder) {
     builder.onLoad({ filter: /\.ts$/ }, async (args) => {

@@ -24,6 +24,7 @@ export interface EngineWatchDeps extends CheckDeps {
 }
 
 const FIRST_RETRY_MS = 1_000;
+const LAST_RETRY_MS = 30_000;
 
 /** Whether `ended` resolves within `ms`. */
 async function endsWithin(ended: Promise<unknown>, ms: number): Promise<boolean> {
@@ -35,7 +36,6 @@ async function endsWithin(ended: Promise<unknown>, ms: number): Promise<boolean>
     clearTimeout(timer);
   }
 }
-const LAST_RETRY_MS = 30_000;
 
 export class EngineWatch {
   private stopped = false;
