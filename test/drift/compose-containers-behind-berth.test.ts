@@ -56,7 +56,8 @@ describe('the engine watch of container-compose services', { timeout: 120_000 },
     await berth.ok('compose.update', { composeId, composeFile: PAIR });
     const service = { kind: 'compose', id: composeId, idField: 'composeId', appName, engineName: appName } as const;
     await deployed(berth, service);
-    assert.equal(projectContainers(appName).length, 2, 'web and side run; init did its work');
+    // `up -d` answers once init started: it may still be running a moment.
+    await eventually('web and side to run, and init to have done its work', async () => projectContainers(appName).length === 2);
     return service;
   }
 
