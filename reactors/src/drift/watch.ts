@@ -5,6 +5,7 @@
 // service at start and after each reconnect catches what changed while nothing watched; between,
 // the event streams do the work, and a reconcile now and then (`recheckMs`) catches what an event
 // stream that stalls without ending never said.
+import { untilAny } from '@berth/shared/adapters/signal';
 import type { ReadStore } from '@berth/shared/ports/read-store';
 import type { ContainerEvents } from '@berth/shared/ports/container-events';
 import type { ServiceEvents, ServiceEventStream } from '@berth/shared/ports/service-events';
@@ -25,17 +26,6 @@ export interface EngineWatchDeps extends CheckDeps {
 
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 30_000;
-
-/** Whether `ended` resolves within `ms`. */
-async function endsWithin(ended: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
-  try {
-    return await Promise.race([ended.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export class EngineWatch {
   private stopped = false;
@@ -69,8 +59,14 @@ export class EngineWatch {
         await this.reconcile();
         retryMs = FIRST_RETRY_MS;
         // Either ended: both are opened again, and a reconcile covers what neither heard between.
-        const ended = Promise.race(streams.map((stream) => stream.ended));
-        while (!await endsWithin(ended, this.deps.recheckMs)) await this.reconcile();
+        // Until then, a reconcile every recheckMs: a stream can stall without ending.
+        let ended = false;
+        const either = Promise.race(streams.map((stream) => stream.ended)).then(() => { ended = true; });
+        for (;;) {
+          await untilAny([], { timeoutMs: this.deps.recheckMs, settled: either });
+          if (ended) break;
+          await this.reconcile();
+        }
       } catch (error) {
         console.warn(`engine watch: the engine's events could not be followed (${reasonOf(error)}); trying again`);
         retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);

@@ -1,6 +1,6 @@
 // The services the engine watch checks, found in the read models: those an engine service's or a
-// compose project's container's event names, and, at start and after each reconnect, every one whose
-// status the engine could contradict.
+// compose project's container's event names, and, at start, after each reconnect and at each recheck,
+// every one whose status the engine could contradict.
 import type { AnyAggregate } from '@berth/shared/domain/aggregate';
 import { composeAggregate } from '@berth/shared/domain/compose/compose';
 import { SERVICE_KINDS } from '@berth/shared/domain/service-kinds';
