@@ -3,7 +3,6 @@
 // A start-up failure (a store that cannot be reached within its bound) is one clear line and exit 1.
 import { pathToFileURL } from 'node:url';
 import { configFrom, ROLES, type RoleName } from './config.ts';
-import { launch } from './launch.ts';
 import { messageOf } from '../errors.ts';
 
 export const ROLE_COMMANDS = ['start', ...ROLES] as const;
@@ -17,6 +16,8 @@ export async function runRoles(command: RoleCommand, env: NodeJS.ProcessEnv = pr
   try {
     const config = configFrom(env);
     const roles: readonly RoleName[] = command === 'start' ? config.roles : [command];
+    // Imported here: the berth command's other commands are an API client, which loads none of this.
+    const { launch } = await import('./launch.ts');
     berth = await launch({ ...config, roles });
   } catch (error) {
     console.error(`berth ${command} could not start: ${messageOf(error)}`);
