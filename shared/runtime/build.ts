@@ -57,19 +57,25 @@ const ownLocation = (keep: string | null): Plugin => ({
   },
 });
 
+export interface Built {
+  readonly folder: string;
+  /** The source files bundled in it (absolute paths): those a build kept for later depends on. */
+  readonly sources: readonly string[];
+}
+
 /**
  * Builds `entries` (paths of TypeScript modules) into a folder of `buildDir` named by the build's
- * content, for the process `usedBy` to run; answers the folder. Each entry is built to its path
- * below `base`, as a `.mjs` file; `keep`: the module that keeps the bundle's `import.meta.url`.
+ * content, for the process `usedBy` to run. Each entry is built to its path below `base`, as a
+ * `.mjs` file; `keep`: the module that keeps the bundle's `import.meta.url`.
  */
 export async function buildEntries(entries: readonly string[], { base, buildDir = BUILD_DIR, usedBy = process.ppid, keep = null }: {
   base: string; buildDir?: string; usedBy?: number; keep?: string | null;
-}): Promise<string> {
+}): Promise<Built> {
   const absolute = entries.map((entry) => resolve(entry));
   // Only the folder's depth shows in the output (the source maps' relative paths): every build
   // folder is one level below `buildDir`, as this one is.
   const outdir = join(buildDir, 'build');
-  const { outputFiles } = await build({
+  const { outputFiles, metafile } = await build({
     entryPoints: absolute,
     outdir,
     outbase: resolve(base),
@@ -84,16 +90,18 @@ export async function buildEntries(entries: readonly string[], { base, buildDir 
     conditions: [],
     outExtension: { '.js': '.mjs' },
     sourcemap: 'linked',
+    metafile: true,
     logLevel: 'warning',
     plugins: [pinnedPackages, ownLocation(keep)],
   });
-  return settle(buildDir, outputFiles.map((file) => ({ name: relative(outdir, file.path), contents: file.contents })), usedBy);
+  const folder = await settle(buildDir, outputFiles.map((file) => ({ name: relative(outdir, file.path), contents: file.contents })), usedBy);
+  return { folder, sources: Object.keys(metafile.inputs).map((input) => resolve(input)) };
 }
 
 /** Builds one entry module (see buildEntries); answers the built file's path. */
 export async function buildEntry(entry: string, { buildDir = BUILD_DIR, usedBy = process.ppid } = {}): Promise<string> {
   const absolute = resolve(entry);
-  const folder = await buildEntries([absolute], { base: dirname(absolute), buildDir, usedBy, keep: absolute });
+  const { folder } = await buildEntries([absolute], { base: dirname(absolute), buildDir, usedBy, keep: absolute });
   return join(folder, `${basename(entry, extname(entry))}.mjs`);
 }
 

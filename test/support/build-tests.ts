@@ -12,4 +12,4 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const [usedBy, ...files] = process.argv.slice(2);
 if (!usedBy || files.length === 0) throw new Error('usage: build-tests.ts <pid of the test run> <test file>...');
-console.log(await buildEntries(files, { base: ROOT, buildDir: join(ROOT, '.build-tests'), usedBy: Number(usedBy) }));
+console.log((await buildEntries(files, { base: ROOT, buildDir: join(ROOT, '.build-tests'), usedBy: Number(usedBy) })).folder);
