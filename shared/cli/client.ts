@@ -11,13 +11,18 @@ export class ApiError extends Error {
 }
 
 /**
- * A 401 to a call made without a token, for want of one (the server's "Missing Bearer token"): the
- * CLI is signed out. Any other 401 (a wrong password at login) keeps the server's words.
+ * A 401 that says how to sign in: to a call made without a token, for want of one (the server's
+ * "Missing Bearer token"), and to the first admin's creation, which takes the setup token. Any other
+ * 401 (a wrong password at login) keeps the server's words.
  */
 export class NotSignedIn extends ApiError {
-  override readonly message = 'not signed in: run berth login';
+  constructor(status: number, body: ApiError['body'], override readonly message: string) {
+    super(status, body);
+  }
 }
 const MISSING_TOKEN = /missing bearer token/i;
+const SETUP_TOKEN_NEEDED = 'auth.createAdmin takes the setup token a new Berth prints at its first start (also in its data folder,'
+  + ' file setup-token): BERTH_TOKEN=<setup token> berth auth create-admin --email … --password …';
 
 /** A 2xx answer that is not JSON: something other than Berth answers at that address. */
 export class NotJson extends Error {}
@@ -62,15 +67,17 @@ async function reaching<T>(url: string, step: Promise<T>): Promise<T> {
 
 const queryValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-async function failure(settings: Settings, response: Response): Promise<ApiError> {
+async function failure(settings: Settings, operation: Operation, response: Response): Promise<ApiError> {
   const text = await reaching(settings.url, response.text());
   let body: ApiError['body'] = { message: text };
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null) body = parsed as ApiError['body'];
   } catch { /* not the error shape: keep the text */ }
-  const signedOut = response.status === 401 && !settings.token && MISSING_TOKEN.test(body.message ?? '');
-  return signedOut ? new NotSignedIn(response.status, body) : new ApiError(response.status, body);
+  if (response.status !== 401) return new ApiError(response.status, body);
+  if (operation.name === 'auth.createAdmin') return new NotSignedIn(response.status, body, SETUP_TOKEN_NEEDED);
+  const signedOut = !settings.token && MISSING_TOKEN.test(body.message ?? '');
+  return signedOut ? new NotSignedIn(response.status, body, 'not signed in: run berth login') : new ApiError(response.status, body);
 }
 
 export async function request(settings: Settings, operation: Operation, input: Record<string, unknown>, accept = 'application/json'): Promise<Response> {
@@ -79,7 +86,7 @@ export async function request(settings: Settings, operation: Operation, input: R
   const response = await reaching(settings.url, operation.method === 'GET'
     ? fetch(`${url}?${new URLSearchParams(Object.entries(input).filter(([, value]) => value !== undefined).map(([key, value]): [string, string] => [key, queryValue(value)]))}`, { headers })
     : fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) }));
-  if (!response.ok) throw await failure(settings, response);
+  if (!response.ok) throw await failure(settings, operation, response);
   return response;
 }
 

@@ -13,6 +13,7 @@ import { argumentsOf, SPECIAL, type SpecialName } from './special-commands.ts';
 
 const USAGE = `berth: the command line of Berth
 
+  BERTH_TOKEN=<setup token> berth auth create-admin --email e --password p   a new Berth's first admin
   berth login --url http://localhost:3000 --email me@example.com [--password p | BERTH_PASSWORD] [--pin 123456]
   berth logout
   berth <group> <operation> --field value ... [--json]    e.g. berth project create --name shop
@@ -24,7 +25,7 @@ const USAGE = `berth: the command line of Berth
   berth <command> --help                                   what one of these commands takes
 
 groups: ${Object.keys(contract).join(', ')}
-The server and token live in ${'$'}BERTH_CONFIG or ~/.config/berth/config.json (mode 0600).`;
+The server and token live in ${'$'}BERTH_CONFIG or ~/.config/berth/config.json (mode 0600); BERTH_URL and BERTH_TOKEN override them.`;
 
 const out = (text: string) => console.log(text);
 

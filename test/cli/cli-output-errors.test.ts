@@ -1,6 +1,7 @@
 // What `berth` says when a command goes wrong before or around a call, against a stand-in Berth:
 // the address a failed connection tried, a --url without a scheme, help for a group and for one
-// operation (exit 0), a switch given a word it cannot take, a flag given twice, and a signed-out CLI.
+// operation (exit 0), a switch given a word it cannot take, a flag given twice, a signed-out CLI, and
+// a first admin asked for without the setup token.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,7 +13,12 @@ import { runBerth } from './berth-process.ts';
 import { standIn } from './stand-in.ts';
 
 const MISSING_TOKEN = { status: 401, body: { code: 'UNAUTHORIZED', message: 'Missing Bearer token' } };
-const berth = standIn({ 'auth.logout': { status: 200, body: true }, 'project.all': MISSING_TOKEN, 'project.create': { status: 200, body: { projectId: 'p1', name: 'x' } } });
+const berth = standIn({
+  'auth.logout': { status: 200, body: true },
+  'auth.createAdmin': { status: 401, body: { code: 'UNAUTHORIZED', message: 'auth.createAdmin needs the setup token as its Bearer token' } },
+  'project.all': MISSING_TOKEN,
+  'project.create': { status: 200, body: { projectId: 'p1', name: 'x' } },
+});
 const home = mkdtempSync(join(tmpdir(), 'berth-errors-'));
 const config = join(home, 'config.json');
 /** The CLI with a saved Berth (the stand-in) and token, or none. */
@@ -97,4 +103,13 @@ test('after berth logout, a command says to sign in rather than show the 401', a
   assert.equal(all.code, 1);
   assert.equal(all.stderr.trim(), 'not signed in: run berth login');
   assert.equal(berth.seen.at(-1)?.authorization, undefined);
+});
+
+test('creating the first admin without the setup token says how to give it, signed out or signed in elsewhere', async () => {
+  for (const token of [null, 'a login token of another Berth']) {
+    const created = await run(token, 'auth', 'create-admin', '--email', 'me@example.com', '--password', 'a long password');
+    assert.equal(created.code, 1);
+    assert.match(created.stderr.trim(), /^auth\.createAdmin takes the setup token a new Berth prints at its first start \(also in its data folder, file setup-token\): BERTH_TOKEN=<setup token> berth auth create-admin/);
+    assert.equal(created.stderr.trim().split('\n').length, 1);
+  }
 });
