@@ -30,7 +30,7 @@ export async function firstAdminId(infra: Infrastructure): Promise<string | null
 /** While no admin exists: the one-time setup token, made once, kept in the data folder and printed. */
 export async function announceSetupToken(infra: Infrastructure, print: (line: string) => void): Promise<void> {
   if (await adminExists(infra)) return;
-  print(`setup token: ${madeOnce(fileOf(infra), () => newId(32))} (use it as the Bearer token of auth.createAdmin)`);
+  print(`setup token: ${madeOnce(fileOf(infra), () => newId(32))} (the Bearer token of auth.createAdmin; from a shell: BERTH_TOKEN=<it> berth auth create-admin --email … --password …)`);
 }
 
 export function isSetupToken(infra: Infrastructure, candidate: string): boolean {
