@@ -32,7 +32,8 @@ export const SPECIAL = {
   },
   login: {
     usage: 'berth login --url http://localhost:3000 --email me@example.com [--password p | BERTH_PASSWORD=p] [--pin 123456]\n'
-      + '  signs in and saves the address and token in $BERTH_CONFIG or ~/.config/berth/config.json (mode 0600)',
+      + '  signs in and saves the address and token in $BERTH_CONFIG or ~/.config/berth/config.json (mode 0600);\n'
+      + '  on a terminal, asks for the password (not shown) and a two-factor code that were not given',
     flags: ['url', 'email', 'password', 'pin'],
     words: 0,
   },
