@@ -3,12 +3,17 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 
+/** A shell's exit status for a command ended by Ctrl-C (SIGINT). */
+const INTERRUPTED = 130;
+
 /** Whether there is someone to ask: stdin is a terminal. */
 export const canAsk = (): boolean => process.stdin.isTTY === true;
 
-/** Asks `question` on stderr and answers the line typed; with `hidden`, what is typed is not shown. */
-export async function ask(question: string, { hidden }: { hidden: boolean }): Promise<string> {
-  process.stderr.write(question);
+/**
+ * Asks `question` on stderr and answers the line typed (null if the input ended first); with
+ * `hidden`, what is typed is not shown. Ctrl-C ends the command, as it would anywhere else.
+ */
+export async function ask(question: string, { hidden }: { hidden: boolean }): Promise<string | null> {
   // readline echoes what is typed to its output: for a hidden answer, to nowhere.
   const output = new Writable({
     write(chunk, _encoding, done) {
@@ -16,9 +21,19 @@ export async function ask(question: string, { hidden }: { hidden: boolean }): Pr
       done();
     },
   });
+  // The terminal is in raw mode from here on, so the question shows only once nothing typed is
+  // echoed by the terminal itself; and Ctrl-C reaches readline, not the process.
   const lines = createInterface({ input: process.stdin, output, terminal: true });
+  lines.once('SIGINT', () => {
+    process.stderr.write('\n');
+    process.exit(INTERRUPTED);
+  });
+  process.stderr.write(question);
   try {
-    return await new Promise<string>((resolve) => lines.question('', resolve));
+    return await new Promise<string | null>((resolve) => {
+      lines.once('close', () => resolve(null));
+      lines.question('', resolve);
+    });
   } finally {
     lines.close();
     if (hidden) process.stderr.write('\n');

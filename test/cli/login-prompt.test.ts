@@ -3,7 +3,7 @@
 // is a real pseudo-terminal (`script`), the way a shell gives one.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,9 @@ const body = async (request: IncomingMessage) => {
   return JSON.parse(text) as Record<string, string>;
 };
 // A Berth whose account has two-factor on: the password, then the pin.
+let requests = 0;
 const server = createServer(async (request, response) => {
+  requests++;
   const input = await body(request);
   const answer = request.url === '/api/auth.login' && input.password === PASSWORD ? { is2FAEnabled: true, id: 'me' }
     : request.url === '/api/auth.verifyLogin2FA' && input.pin === PIN ? { token: 'the token' } : null;
@@ -40,9 +42,9 @@ after(() => {
 });
 
 /** Runs `berth login` on a pseudo-terminal, typing each answer once its question shows; what the terminal showed. */
-function onTerminal(answers: ReadonlyArray<readonly [question: string, typed: string]>): Promise<{ code: number | null; shown: string }> {
+function onTerminal(answers: ReadonlyArray<readonly [question: string, typed: string]>, settings = config): Promise<{ code: number | null; shown: string }> {
   const command = [process.execPath, BIN, 'login', '--url', url(), '--email', 'me@example.com'].map((word) => `'${word}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, BERTH_CONFIG: config, BERTH_PASSWORD: '' } });
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, BERTH_CONFIG: settings, BERTH_PASSWORD: '' } });
   let shown = '';
   let next = 0;
   child.stdout.on('data', (chunk) => {
@@ -50,7 +52,7 @@ function onTerminal(answers: ReadonlyArray<readonly [question: string, typed: st
     const answer = answers[next];
     if (answer && shown.includes(answer[0])) {
       next++;
-      child.stdin.write(`${answer[1]}\r`);
+      child.stdin.write(answer[1] === '\u0003' ? answer[1] : `${answer[1]}\r`);
     }
   });
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, shown })));
@@ -63,6 +65,14 @@ test('berth login on a terminal asks for the password without showing it, then f
   assert.ok(!shown.includes(PASSWORD), `the terminal showed the password:\n${shown}`);
   assert.ok(shown.includes(PIN), 'the two-factor code typed was not shown');
   assert.equal(JSON.parse(readFileSync(config, 'utf8')).token, 'the token');
+});
+
+test('Ctrl-C at the password question ends berth login (exit 130), and nothing is signed in', async () => {
+  const before = requests;
+  const { code, shown } = await onTerminal([['password: ', '\u0003']], join(home, 'interrupted.json'));
+  assert.equal(code, 130, shown);
+  assert.equal(requests, before);
+  assert.equal(existsSync(join(home, 'interrupted.json')), false);
 });
 
 test('berth login with no terminal to ask on says what it needs, and calls nothing', async () => {
