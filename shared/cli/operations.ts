@@ -2,10 +2,11 @@
 import { contract } from '../contract/index.ts';
 import type { Operation } from '../contract/operation.ts';
 import { answerOf, ApiError, call, request } from './client.ts';
-import { inputFrom, parseArgs, squash, switchOn, UsageError } from './flags.ts';
+import { inputFrom, kebab, parseArgs, squash, switchOn, UsageError } from './flags.ts';
 import { printFollowedLog } from './follow.ts';
 import { usageOfGroup, usageOfOperation } from './help.ts';
 import { render } from './output.ts';
+import { ask, canAsk } from './prompt.ts';
 import type { Settings } from './settings.ts';
 
 const GROUPS = contract as unknown as Record<string, Record<string, Operation>>;
@@ -40,6 +41,19 @@ function printAnswer(operation: Operation, answer: unknown, json: boolean, out: 
   out(render(answer, json));
 }
 
+/**
+ * On a terminal, the required passwords left out (`auth create-admin --email e`) are asked for,
+ * without showing them: typed as flags, the shell's history keeps them.
+ */
+async function askForPasswords(operation: Operation, input: Record<string, unknown>): Promise<void> {
+  if (!canAsk()) return;
+  for (const field of operation.input.required ?? []) {
+    if (!/password$/i.test(field) || field in input) continue;
+    const answer = await ask(`${kebab(field)}: `, { hidden: true });
+    if (answer !== null) input[field] = answer;
+  }
+}
+
 /** Runs `berth <group> <operation> …`; the settings are read only once a call is to be made. */
 export async function runOperation(settings: () => Settings, group: string, argv: readonly string[], out: (text: string) => void): Promise<void> {
   const [procedure, ...rest] = argv;
@@ -55,6 +69,7 @@ export async function runOperation(settings: () => Settings, group: string, argv
   if (positional.length > 0) throw new UsageError(`unexpected ${positional.join(' ')}: fields are given as --flags`);
   const input = inputFrom(operation.input, flags, GLOBAL);
   const json = switchOn(flags, 'json');
+  await askForPasswords(operation, input);
   // A following read (`deployment logs --follow`, the contract's query choice 'true') answers an
   // event stream: print it as it comes.
   const reached = settings();

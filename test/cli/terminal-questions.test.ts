@@ -1,6 +1,7 @@
-// berth login on a terminal asks for what it was not given: the password, without showing it, and
-// then a two-factor code; with no terminal to ask on, it says what it needs instead. The terminal
-// is a real pseudo-terminal (`script`), the way a shell gives one.
+// On a terminal, berth asks for what it was not given: login for the password, without showing it,
+// and then a two-factor code; any operation for a required password (`auth create-admin`). With no
+// terminal to ask on, it says what it needs instead. The terminal is a real pseudo-terminal
+// (`script`), the way a shell gives one.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +28,8 @@ const server = createServer(async (request, response) => {
   requests++;
   const input = await body(request);
   const answer = request.url === '/api/auth.login' && input.password === PASSWORD ? { is2FAEnabled: true, id: 'me' }
-    : request.url === '/api/auth.verifyLogin2FA' && input.pin === PIN ? { token: 'the token' } : null;
+    : request.url === '/api/auth.verifyLogin2FA' && input.pin === PIN ? { token: 'the token' }
+    : request.url === '/api/auth.createAdmin' && input.password === PASSWORD ? { id: 'me', email: input.email } : null;
   response.writeHead(answer ? 200 : 401, { 'content-type': 'application/json' })
     .end(JSON.stringify(answer ?? { code: 'UNAUTHORIZED', message: 'Invalid email or password' }));
 });
@@ -41,10 +43,11 @@ after(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** Runs `berth login` on a pseudo-terminal, typing each answer once its question shows; what the terminal showed. */
-function onTerminal(answers: ReadonlyArray<readonly [question: string, typed: string]>, settings = config): Promise<{ code: number | null; shown: string }> {
-  const command = [process.execPath, BIN, 'login', '--url', url(), '--email', 'me@example.com'].map((word) => `'${word}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, BERTH_CONFIG: settings, BERTH_PASSWORD: '' } });
+/** Runs `berth login` (or the command `args`) on a pseudo-terminal, typing each answer once its question shows; what the terminal showed. */
+function onTerminal(answers: ReadonlyArray<readonly [question: string, typed: string]>, settings = config, args = ['login', '--url', url()]): Promise<{ code: number | null; shown: string }> {
+  const command = [process.execPath, BIN, ...args, '--email', 'me@example.com'].map((word) => `'${word}'`).join(' ');
+  const env = { ...process.env, BERTH_CONFIG: settings, BERTH_PASSWORD: '', BERTH_URL: url(), BERTH_TOKEN: 'setup token' };
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env });
   let shown = '';
   let next = 0;
   child.stdout.on('data', (chunk) => {
@@ -65,6 +68,13 @@ test('berth login on a terminal asks for the password without showing it, then f
   assert.ok(!shown.includes(PASSWORD), `the terminal showed the password:\n${shown}`);
   assert.ok(shown.includes(PIN), 'the two-factor code typed was not shown');
   assert.equal(JSON.parse(readFileSync(config, 'utf8')).token, 'the token');
+});
+
+test('an operation run on a terminal without its required password asks for it, without showing it', async () => {
+  const { code, shown } = await onTerminal([['password: ', PASSWORD]], config, ['auth', 'create-admin']);
+  assert.equal(code, 0, shown);
+  assert.match(shown, /email\s+me@example\.com/);
+  assert.ok(!shown.includes(PASSWORD), `the terminal showed the password:\n${shown}`);
 });
 
 test('Ctrl-C at the password question ends berth login (exit 130), and nothing is signed in', async () => {
