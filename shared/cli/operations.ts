@@ -2,7 +2,8 @@
 import { contract } from '../contract/index.ts';
 import type { Operation } from '../contract/operation.ts';
 import { answerOf, ApiError, call, request } from './client.ts';
-import { inputFrom, kebab, parseArgs, squash, switchOn, UsageError } from './flags.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { inputFrom, kebab, parseArgs, squash, switchOn, typesOf, UsageError } from './flags.ts';
 import { printFollowedLog } from './follow.ts';
 import { usageOfGroup, usageOfOperation } from './help.ts';
 import { render } from './output.ts';
@@ -43,12 +44,13 @@ function printAnswer(operation: Operation, answer: unknown, json: boolean, out: 
 
 /**
  * On a terminal, the required passwords left out (`auth create-admin --email e`) are asked for,
- * without showing them: typed as flags, the shell's history keeps them.
+ * without showing them: typed as flags, the shell's history keeps them. Not one that takes null,
+ * which means "leave it as it is" (`auth update`): an answer would change it.
  */
 async function askForPasswords(operation: Operation, input: Record<string, unknown>): Promise<void> {
   if (!canAsk()) return;
   for (const field of operation.input.required ?? []) {
-    if (!/password$/i.test(field) || field in input) continue;
+    if (!/password$/i.test(field) || field in input || typesOf(operation.input.properties[field] as TSchema).includes('null')) continue;
     const answer = await ask(`${kebab(field)}: `, { hidden: true });
     if (answer !== null) input[field] = answer;
   }
