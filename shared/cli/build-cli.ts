@@ -24,7 +24,7 @@ export interface CliStamp {
 /** Builds the command into `dirname(stampFile)`, for this process to run, and writes its stamp (whole, or not at all). */
 export async function buildCli(stampFile: string): Promise<CliStamp> {
   const main = join(HERE, 'main.ts');
-  const { folder, sources } = await buildEntries([main], { base: HERE, buildDir: dirname(stampFile), usedBy: process.pid, keep: main });
+  const { folder, sources } = await buildEntries([main], { base: HERE, buildDir: dirname(stampFile), usedBy: process.pid });
   const stamp: CliStamp = {
     entry: join(folder, 'main.mjs'),
     sources: Object.fromEntries([...sources, LOCKFILE].map((file) => [file, statSync(file).mtimeMs])),

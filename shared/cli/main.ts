@@ -8,7 +8,7 @@ import { runEvents } from './history.ts';
 import { groupOf, HELP, runOperation } from './operations.ts';
 import { render } from './output.ts';
 import { isRoleCommand, runRoles } from '../runtime/roles-cli.ts';
-import { ask, canAsk } from './prompt.ts';
+import { ask } from './prompt.ts';
 import { BadSettings, loadSettings, saveSettings, trimmed, urlProblem, type Settings } from './settings.ts';
 import { argumentsOf, SPECIAL, type SpecialName } from './special-commands.ts';
 
@@ -57,13 +57,13 @@ async function login(argv: readonly string[]): Promise<void> {
   const urlGiven = flags.get('url');
   const url = urlGiven === undefined ? settings().url : urlFlag(urlGiven);
   const email = flags.get('email');
-  const password = flags.get('password') ?? (process.env.BERTH_PASSWORD || undefined) ?? (canAsk() ? await ask('password: ', { hidden: true }) ?? undefined : undefined);
+  const password = flags.get('password') ?? (process.env.BERTH_PASSWORD || undefined) ?? await ask('password: ', { hidden: true });
   if (typeof email !== 'string' || typeof password !== 'string') throw new UsageError('berth login --email e [--password p | BERTH_PASSWORD=p] [--url u]');
   const session = { url, token: null };
   const answer = (await call(session, contract.auth.login, { email, password })) as { token?: string; id?: string; is2FAEnabled?: boolean };
   let token = answer.token;
   if (!token && answer.is2FAEnabled) {
-    const pin = flags.get('pin') ?? (canAsk() ? await ask('two-factor code: ', { hidden: false }) ?? undefined : undefined);
+    const pin = flags.get('pin') ?? await ask('two-factor code: ', { hidden: false });
     if (typeof pin !== 'string') throw new UsageError('this account has two-factor on: add --pin with the current code');
     token = ((await call(session, contract.auth.verifyLogin2FA, { id: answer.id, pin })) as { token: string }).token;
   }

@@ -7,7 +7,7 @@ import { inputFrom, kebab, parseArgs, squash, switchOn, typesOf, UsageError } fr
 import { printFollowedLog } from './follow.ts';
 import { usageOfGroup, usageOfOperation } from './help.ts';
 import { render } from './output.ts';
-import { ask, canAsk } from './prompt.ts';
+import { ask } from './prompt.ts';
 import type { Settings } from './settings.ts';
 
 const GROUPS = contract as unknown as Record<string, Record<string, Operation>>;
@@ -48,11 +48,10 @@ function printAnswer(operation: Operation, answer: unknown, json: boolean, out: 
  * which means "leave it as it is" (`auth update`): an answer would change it.
  */
 async function askForPasswords(operation: Operation, input: Record<string, unknown>): Promise<void> {
-  if (!canAsk()) return;
   for (const field of operation.input.required ?? []) {
     if (!/password$/i.test(field) || field in input || typesOf(operation.input.properties[field] as TSchema).includes('null')) continue;
     const answer = await ask(`${kebab(field)}: `, { hidden: true });
-    if (answer !== null) input[field] = answer;
+    if (answer !== undefined) input[field] = answer;
   }
 }
 

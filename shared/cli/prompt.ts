@@ -6,14 +6,13 @@ import { Writable } from 'node:stream';
 /** A shell's exit status for a command ended by Ctrl-C (SIGINT). */
 const INTERRUPTED = 130;
 
-/** Whether there is someone to ask: stdin is a terminal. */
-export const canAsk = (): boolean => process.stdin.isTTY === true;
-
 /**
- * Asks `question` on stderr and answers the line typed (null if the input ended first); with
- * `hidden`, what is typed is not shown. Ctrl-C ends the command, as it would anywhere else.
+ * Asks `question` on stderr and answers the line typed; undefined when stdin is no terminal (no one
+ * to ask) or ended before an answer. With `hidden`, what is typed is not shown. Ctrl-C ends the
+ * command, as it would anywhere else.
  */
-export async function ask(question: string, { hidden }: { hidden: boolean }): Promise<string | null> {
+export async function ask(question: string, { hidden }: { hidden: boolean }): Promise<string | undefined> {
+  if (process.stdin.isTTY !== true) return undefined;
   // readline echoes what is typed to its output: for a hidden answer, to nowhere.
   const output = new Writable({
     write(chunk, _encoding, done) {
@@ -30,8 +29,8 @@ export async function ask(question: string, { hidden }: { hidden: boolean }): Pr
   });
   process.stderr.write(question);
   try {
-    return await new Promise<string | null>((resolve) => {
-      lines.once('close', () => resolve(null));
+    return await new Promise<string | undefined>((resolve) => {
+      lines.once('close', () => resolve(undefined));
       lines.question('', resolve);
     });
   } finally {
