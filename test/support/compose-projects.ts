@@ -14,13 +14,17 @@ export const projectContainers = (project: string, all = false) =>
 export const projectObjects = (kind: 'network' | 'volume', project: string) =>
   docker(kind, 'ls', '-q', '--filter', `label=${LABEL}=${project}`).split('\n').filter(Boolean);
 
-/** Removes what the projects left on the engine: their containers, networks and volumes. */
+/**
+ * Removes what the projects left on the engine: their containers, networks and volumes, each by
+ * name (a `prune` takes the engine's one prune lock, and fails while another file's runs).
+ */
 export function removeComposeProjects(projects: readonly string[]): void {
   for (const project of projects) {
     const left = projectContainers(project, true);
     if (left.length > 0) docker('rm', '-f', ...left);
-    docker('network', 'prune', '-f', '--filter', `label=${LABEL}=${project}`);
-    const volumes = projectObjects('volume', project);
-    if (volumes.length > 0) docker('volume', 'rm', ...volumes);
+    for (const kind of ['network', 'volume'] as const) {
+      const objects = projectObjects(kind, project);
+      if (objects.length > 0) docker(kind, 'rm', ...objects);
+    }
   }
 }
