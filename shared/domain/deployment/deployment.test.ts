@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { specOf } from '../testing.ts';
-import { deploymentAggregate, newDeployment, requestOf, type DeploymentEvent } from './deployment.ts';
+import { deploymentAggregate, lastEndedFirst, newDeployment, requestOf, type Deployment, type DeploymentEvent } from './deployment.ts';
 
 const spec = specOf(deploymentAggregate);
 const deploymentId = 'd1';
@@ -65,5 +65,21 @@ describe('deployment decider', () => {
 
   it('an unknown deployment is NOT_FOUND', () => {
     spec.given([]).when({ type: 'CancelDeployment', data: { deploymentId, at } }).thenFails('NOT_FOUND', 'deploymentId');
+  });
+});
+
+describe('the order deployments are kept in (latest ended first)', () => {
+  const ended = (id: string, createdAt: string, startedAt: string | null, finishedAt: string): Deployment =>
+    ({ ...queued, deploymentId: id, createdAt, startedAt, finishedAt, status: startedAt ? 'done' : 'cancelled' });
+  it('goes by end, latest first', () => {
+    const older = ended('old', '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z');
+    const newer = ended('new', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:03.000Z');
+    assert.deepEqual([older, newer].sort(lastEndedFirst).map((d) => d.deploymentId), ['new', 'old']);
+  });
+  it('puts a deploy that ran before one cancelled in its queue that ended in the same millisecond, though that one was made later', () => {
+    const ran = ended('ran', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.010Z', '2026-01-01T00:00:00.050Z');
+    const cancelled = ended('cancelled', '2026-01-01T00:00:00.020Z', null, '2026-01-01T00:00:00.050Z');
+    assert.deepEqual([cancelled, ran].sort(lastEndedFirst).map((d) => d.deploymentId), ['ran', 'cancelled']);
+    assert.deepEqual([ran, cancelled].sort(lastEndedFirst).map((d) => d.deploymentId), ['ran', 'cancelled']);
   });
 });

@@ -9,11 +9,12 @@ export type Trigger = (typeof TRIGGERS)[number];
 
 export const FINISHED: ReadonlySet<DeploymentStatus> = new Set(['done', 'error', 'cancelled']);
 /**
- * By end, latest first (then by creation): a deploy that finishes after the ones queued behind it
- * were cancelled is the service's current version.
+ * By end, latest first: a deploy that finishes after the ones queued behind it were cancelled is
+ * the service's current version. Ends within the same millisecond (a cancel answered just as the
+ * running one finishes) go by start, latest first, one that never started last; then by creation.
  */
 export const lastEndedFirst = (a: Deployment, b: Deployment): number =>
-  (b.finishedAt ?? '').localeCompare(a.finishedAt ?? '') || b.createdAt.localeCompare(a.createdAt);
+  (b.finishedAt ?? '').localeCompare(a.finishedAt ?? '') || (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.createdAt.localeCompare(a.createdAt);
 /**
  * The engine service label naming the deployment whose spec the service has now: after a crash,
  * the restart finds what an interrupted deployment left on the engine by it.
