@@ -2,6 +2,8 @@
 # The whole test suite: installs what the tests need, type-checks, runs every *.test.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What the machine has, for reading a run's log.
+echo "# machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) MB, pid_max $(cat /proc/sys/kernel/pid_max), tasks allowed $(cat /sys/fs/cgroup/pids.max 2>/dev/null || echo unbounded)"
 bash test/setup.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
@@ -17,7 +19,8 @@ built="$(node --import tsx test/support/build-tests.ts $$ "${files[@]}")"
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
 # something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
-# past five minutes (the slowest whole file takes under two). Four files at once: much of their
+# past five minutes (the slowest whole file takes under two), nor any file past ten: one whose output
+# a process it left still holds would hold the run (run-in-order.mjs). Four files at once: much of their
 # time is spent waiting on the engine, not on the two cores.
 # test/support/run-in-order.mjs runs them in the order above (`node --test` would sort them by
 # name) and names the failed tests again after the summary, where a log's tail shows them.

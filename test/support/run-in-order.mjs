@@ -4,17 +4,70 @@
 // `--test-timeout` bounds each test); TAP goes to stdout and the failed tests, named again after
 // the summary, to stderr. Exit 1 when a test failed.
 // `run-in-order.mjs <files at once> <build folder> <test file>...`
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import failures from './failures-reporter.mjs';
 
+/**
+ * No file runs longer (the slowest takes under two minutes). A file's process that never ends, or
+ * one node never saw start (a spawn that failed without an exit), would otherwise hold the whole
+ * run until CI's limit: the runner reports the files in order and waits for each.
+ */
+const FILE_TIMEOUT_MS = Number(process.env.BERTH_TEST_FILE_TIMEOUT_MS ?? 600_000);
+
 const [concurrency, built, ...sources] = process.argv.slice(2);
 if (!built || sources.length === 0) throw new Error('usage: run-in-order.mjs <files at once> <build folder> <test file>...');
 
-const stream = run({ files: sources.map((source) => join(built, source.replace(/\.ts$/, '.mjs'))), concurrency: Number(concurrency) });
+/** The processes started under a test file (the runner marks each file's environment), with what their output goes to. */
+function testProcesses() {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((entry) => entry.startsWith('NODE_TEST_CONTEXT=child'))) continue;
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 200);
+      found.push(`${pid} (output to ${readlinkSync(`/proc/${pid}/fd/1`)}) ${command}`);
+    } catch {
+      // ended meanwhile, or no output
+    }
+  }
+  return `processes started under a test file: ${found.length === 0 ? 'none' : `\n${found.join('\n')}`}`;
+}
+
+/** What the machine runs and has left, for a file that ran out of time. */
+function machineState() {
+  const shell = (command) => {
+    try {
+      return execFileSync('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 }).trimEnd();
+    } catch (error) {
+      return `(${command}: ${error.message})`;
+    }
+  };
+  return [
+    shell('grep -E "^(MemAvailable|MemTotal)" /proc/meminfo'),
+    shell('echo "tasks: $(ls /proc/*/task 2>/dev/null | grep -c "^[0-9]") of $(cat /proc/sys/kernel/pid_max) (pid_max)"'),
+    testProcesses(),
+    shell('ps -eo pid,ppid,etimes,stat,rss,args --forest | awk \'$1 != 2 && $2 != 2\' | cut -c1-220 | head -80'),
+  ].join('\n');
+}
+
+const stream = run({
+  files: sources.map((source) => join(built, source.replace(/\.ts$/, '.mjs'))),
+  concurrency: Number(concurrency),
+  timeout: FILE_TIMEOUT_MS,
+});
 stream.on('test:fail', (test) => {
   if (!test.todo) process.exitCode = 1; // as under `node --test`: a todo test's failure is expected
+  const { name, file, details } = test;
+  if (name === file && details?.error?.failureType === 'testTimeoutFailure') {
+    process.stderr.write(`\n# ${file} ran out of its ${FILE_TIMEOUT_MS / 1000} s; the machine then:\n${machineState().replace(/^/gm, '# ')}\n`);
+  }
 });
-stream.compose(tap).pipe(process.stdout);
+const report = stream.compose(tap);
+report.pipe(process.stdout);
 stream.compose(failures).pipe(process.stderr);
+// Once the summary is out, the run is over: a process a test left behind holding a file's output
+// (a pipe to this one) must not keep it alive. Writes to a pipe are synchronous on Linux.
+report.on('end', () => process.exit());
