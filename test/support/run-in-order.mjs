@@ -1,7 +1,7 @@
 // Runs the test files given, in the order given, some at once: `node --test` sorts the files it is
 // given by name, which ran the slowest ones last. The files run from their build (build-tests.ts),
 // each in a process of its own with this process's flags, as under `node --test` (so
-// `--test-timeout` bounds each test); TAP goes to stdout and the failed tests, named again after
+// `--test-timeout` bounds each test); TAP goes to stdout (see compactTap) and the failed tests, named again after
 // the summary, to stderr. Exit 1 when a test failed.
 // `run-in-order.mjs <files at once> <build folder> <test file>...`
 import { execFileSync } from 'node:child_process';
@@ -65,7 +65,23 @@ stream.on('test:fail', (test) => {
     process.stderr.write(`\n# ${file} ran out of its ${FILE_TIMEOUT_MS / 1000} s; the machine then:\n${machineState().replace(/^/gm, '# ')}\n`);
   }
 });
-const report = stream.compose(tap);
+/**
+ * TAP, without the block of timings under each passing test inside a file (four lines of five in
+ * a run that passes): a file's own block stays, with its time.
+ */
+async function* compactTap(source) {
+  let passedInside = false;
+  for await (const chunk of tap(source)) {
+    if (passedInside) {
+      passedInside = false;
+      if (chunk.trimStart().startsWith('---')) continue;
+    }
+    passedInside = /^ +ok \d/.test(chunk);
+    yield chunk;
+  }
+}
+
+const report = stream.compose(compactTap);
 report.pipe(process.stdout);
 stream.compose(failures).pipe(process.stderr);
 // Once the summary is out, the run is over: a process a test left behind holding a file's output
