@@ -1,8 +1,8 @@
 // Runs the test files given, in the order given, some at once: `node --test` sorts the files it is
 // given by name, which ran the slowest ones last. The files run from their build (build-tests.ts),
 // each in a process of its own with this process's flags, as under `node --test` (so
-// `--test-timeout` bounds each test); TAP goes to stdout (see compactTap) and the failed tests, named again after
-// the summary, to stderr. Exit 1 when a test failed.
+// `--test-timeout` bounds each test); TAP goes to stdout (see compactTap) and the failed tests,
+// named again after the summary, to stderr. Exit 1 when a test failed.
 // `run-in-order.mjs <files at once> <build folder> <test file>...`
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -12,9 +12,9 @@ import { tap } from 'node:test/reporters';
 import failures from './failures-reporter.mjs';
 
 /**
- * No file runs longer (the slowest takes under two minutes). A file's process that never ends, or
- * one node never saw start (a spawn that failed without an exit), would otherwise hold the whole
- * run until CI's limit: the runner reports the files in order and waits for each.
+ * No file runs longer (the slowest takes under two minutes). node's runner reports the files in
+ * order and waits for each file's process to end and its output to close, which a process the
+ * file started may hold open: one such file would otherwise hold the whole run until CI's limit.
  */
 const FILE_TIMEOUT_MS = Number(process.env.BERTH_TEST_FILE_TIMEOUT_MS ?? 600_000);
 
@@ -62,7 +62,10 @@ stream.on('test:fail', (test) => {
   if (!test.todo) process.exitCode = 1; // as under `node --test`: a todo test's failure is expected
   const { name, file, details } = test;
   if (name === file && details?.error?.failureType === 'testTimeoutFailure') {
-    process.stderr.write(`\n# ${file} ran out of its ${FILE_TIMEOUT_MS / 1000} s; the machine then:\n${machineState().replace(/^/gm, '# ')}\n`);
+    // On both: a log may keep only one of them.
+    const said = `\n# ${file} ran out of its ${FILE_TIMEOUT_MS / 1000} s; the machine then:\n${machineState().replace(/^/gm, '# ')}\n`;
+    process.stdout.write(said);
+    process.stderr.write(said);
   }
 });
 /**
@@ -85,5 +88,5 @@ const report = stream.compose(compactTap);
 report.pipe(process.stdout);
 stream.compose(failures).pipe(process.stderr);
 // Once the summary is out, the run is over: a process a test left behind holding a file's output
-// (a pipe to this one) must not keep it alive. Writes to a pipe are synchronous on Linux.
+// must not keep this one alive. (Writes to a pipe or a file are synchronous here: none is lost.)
 report.on('end', () => process.exit());
