@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import failures from './failures-reporter.mjs';
@@ -86,7 +87,9 @@ async function* compactTap(source) {
 
 const report = stream.compose(compactTap);
 report.pipe(process.stdout);
-stream.compose(failures).pipe(process.stderr);
+const failed = stream.compose(failures);
+failed.pipe(process.stderr);
 // Once the summary is out, the run is over: a process a test left behind holding a file's output
 // must not keep this one alive. (Writes to a pipe or a file are synchronous here: none is lost.)
-report.on('end', () => process.exit());
+await Promise.all([finished(report), finished(failed)]);
+process.exit();
