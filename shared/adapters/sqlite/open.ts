@@ -12,13 +12,16 @@ const CACHE_KIB = 2000;
 
 /**
  * One of Berth's SQLite files, opened as both stores use them: a write-ahead log checkpointed on
- * the worker thread, waits for another process's writer, and `synchronous` as the store needs it;
- * then `schema` is made. A full disk fails it with a DiskFullError naming `what` the file is.
+ * the worker thread, waits for another process's writer, and `synchronous` (and, for a new file,
+ * `pageBytes`) as the store needs it; then `schema` is made. A full disk fails it with a
+ * DiskFullError naming `what` the file is.
  */
-export function openWalFile(path: string, options: { synchronous: 'FULL' | 'NORMAL'; what: string; schema: string }): { db: Database.Database; checkpointer: WalCheckpointer | null } {
+export function openWalFile(path: string, options: { synchronous: 'FULL' | 'NORMAL'; pageBytes?: number; what: string; schema: string }): { db: Database.Database; checkpointer: WalCheckpointer | null } {
   return orDiskFull(path, options.what, () => {
     const db = new Database(path);
     try {
+      // Taken by a file with no page yet only: before the log is set up.
+      if (options.pageBytes) db.pragma(`page_size = ${options.pageBytes}`);
       db.pragma('journal_mode = WAL');
       // Several processes may share the file (a projections or reactors process beside the API).
       db.pragma('busy_timeout = 5000');

@@ -18,6 +18,16 @@ const CACHED_LOOKUPS = 2048;
 const CACHED_LOOKUP_CHARS = 4 * 1024 * 1024;
 /** What a full disk's error names. */
 const MODELS = 'the read models';
+/**
+ * The read models' page, in a file made new. Each commit writes every page it touched to the
+ * write-ahead log again, and under load the read models' log took about 17,000 pages a second:
+ * its sync at each checkpoint held the event log's commits up for 10-25 ms, about once a second.
+ * Pages of 1 KB rather than SQLite's 4 KB write a quarter of the bytes for the same changes: in
+ * paired runs of the commands load, p99 13 ms against 15, fewer requests caught in a commit slower
+ * than 5 ms (0.7 % against 0.9 %), queries and rebuilds within a few per cent. A file made with
+ * another page size keeps it (SQLite changes it only by copying the file).
+ */
+const MODELS_PAGE_BYTES = 1024;
 
 /**
  * The embedded read models: JSON documents, a table per collection, in one SQLite file. With `cache`,
@@ -46,9 +56,9 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(private readonly path: string, options: { cache?: boolean } = {}) {
     this.cache = options.cache ?? false;
-    // NORMAL: rebuildable from the log, so a lost tail is re-projected.
+    // NORMAL: rebuildable from the log, so a lost tail is re-projected. Small pages: see MODELS_PAGE_BYTES.
     ({ db: this.db, checkpointer: this.checkpointer } = openWalFile(path, {
-      synchronous: 'NORMAL', what: MODELS, schema: 'CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)',
+      synchronous: 'NORMAL', pageBytes: MODELS_PAGE_BYTES, what: MODELS, schema: 'CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)',
     }));
     this.tables = new CollectionTables(this.db);
     this.statements = {
