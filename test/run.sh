@@ -7,6 +7,7 @@ echo "# machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2 / 1024)}' /proc
 bash test/setup.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
+echo "# $(date -u +%T) UTC: set up and type-checked in ${SECONDS} s; the tests start"
 # Not under .tmp (scratch, old checkouts with their own tests) nor any dot folder (.build, .git).
 # The slowest files first (test/slowest-first.txt), then the others in name order.
 mapfile -t files < <({
@@ -19,9 +20,9 @@ built="$(node --import tsx test/support/build-tests.ts $$ "${files[@]}")"
 # Each file's process ends when its tests do: test/support/exit-watchdog.mjs fails a file that
 # something still holds open 2 minutes after its last test, naming what (--test-force-exit would end
 # it at once, but also drops other files' last verdicts: nodejs/node#64833). And no test may run
-# past five minutes (the slowest whole file takes under two), nor any file past ten: one whose output
-# a process it left still holds would hold the run (run-in-order.mjs). Four files at once: much of their
-# time is spent waiting on the engine, not on the two cores.
+# past five minutes (the slowest whole file takes under two), nor any file past ten: a file whose
+# output a process it left still holds would hold the run (run-in-order.mjs). Four files at once:
+# much of their time is spent waiting on the engine, not on the two cores.
 # test/support/run-in-order.mjs runs them in the order above (`node --test` would sort them by
 # name) and names the failed tests again after the summary, where a log's tail shows them.
 exec node --enable-source-maps --import ./test/support/exit-watchdog.mjs --test-timeout=300000 \
