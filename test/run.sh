@@ -2,8 +2,15 @@
 # The whole test suite: installs what the tests need, type-checks, runs every *.test.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# What the machine has, for reading a run's log.
-echo "# machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) MB, pid_max $(cat /proc/sys/kernel/pid_max), tasks allowed $(cat /sys/fs/cgroup/pids.max 2>/dev/null || echo unbounded)"
+# What the machine has, for reading a run's log. The control group's bound: `cgroup_limit <v1
+# controller> <v1 file> <v2 file>`, as the group this shell is in has it, or "none".
+cgroup_limit() {
+  local v1 v2
+  v1="$(awk -F: -v c="$1" '$2 == c {print $3}' /proc/self/cgroup)"
+  v2="$(awk -F: '$1 == 0 {print $3}' /proc/self/cgroup)"
+  cat "/sys/fs/cgroup/$1${v1}/$2" 2>/dev/null || cat "/sys/fs/cgroup${v2}/$3" 2>/dev/null || echo none
+}
+echo "# machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) MB, pid_max $(cat /proc/sys/kernel/pid_max); its control group's bounds: memory $(cgroup_limit memory memory.limit_in_bytes memory.max), tasks $(cgroup_limit pids pids.max pids.max)"
 bash test/setup.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm exec tsc -p tsconfig.json
